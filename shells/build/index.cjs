@@ -1,0 +1,102 @@
+// Shared build configuration for the shell and every micro-frontend.
+// One place decides what is shared as a module-federation singleton, so host and
+// remotes cannot drift apart.
+const path = require('node:path');
+const fs = require('node:fs');
+
+const SHARED_FROM = {
+  react: 'react',
+  'react/jsx-runtime': 'react',
+  'react-dom': 'react-dom',
+  'react-dom/client': 'react-dom',
+  '@portal/runtime': '@portal/runtime',
+  '@tanstack/react-query': '@tanstack/react-query',
+  i18next: 'i18next',
+  'react-i18next': 'react-i18next',
+};
+
+/** Singleton shared config; requiredVersion comes from the package's own dependencies. */
+function sharedSingletons(pkg) {
+  const deps = { ...(pkg.peerDependencies || {}), ...(pkg.dependencies || {}) };
+  const shared = {};
+  for (const [mod, dep] of Object.entries(SHARED_FROM)) {
+    if (!deps[dep]) continue;
+    shared[mod] = { singleton: true, requiredVersion: deps[dep] };
+  }
+  return shared;
+}
+
+function swcRule() {
+  return {
+    test: /\.[jt]sx?$/,
+    exclude: /node_modules/,
+    use: {
+      loader: 'swc-loader',
+      options: {
+        jsc: {
+          parser: { syntax: 'typescript', tsx: true },
+          transform: { react: { runtime: 'automatic' } },
+          target: 'es2020',
+        },
+      },
+    },
+  };
+}
+
+/** Reads a CLI `--env key=value` or an environment variable, CLI first. */
+function setting(env, key, envName, fallback) {
+  if (env && env[key] !== undefined && env[key] !== true) return String(env[key]);
+  if (process.env[envName]) return process.env[envName];
+  return fallback;
+}
+
+/**
+ * Webpack config for one micro-frontend remote.
+ * Output dir, version and publicPath come from `--env outDir= version= publicPath=`
+ * or MFE_OUT_DIR / MFE_VERSION / MFE_PUBLIC_PATH, so a copied package can be
+ * published anywhere under any version.
+ */
+function createMfeConfig({ dir, exposes }) {
+  return (env = {}, argv = {}) => {
+    const { ModuleFederationPlugin } = require('@module-federation/enhanced/webpack');
+    const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
+    const name = (pkg.portal && pkg.portal.federationName) || pkg.name.replace(/[^a-zA-Z0-9_]/g, '_');
+    const version = setting(env, 'version', 'MFE_VERSION', pkg.version);
+    const outDir = path.resolve(setting(env, 'outDir', 'MFE_OUT_DIR', path.join(dir, 'dist')));
+    const publicPath = setting(env, 'publicPath', 'MFE_PUBLIC_PATH', `/mfe/${pkg.name}/${version}/`);
+    const mode = argv.mode || 'production';
+    return {
+      mode,
+      context: dir,
+      entry: { main: './src/index.ts' },
+      devtool: false,
+      target: 'web',
+      resolve: { extensions: ['.tsx', '.ts', '.js', '.json'] },
+      module: { rules: [swcRule()] },
+      output: {
+        path: outDir,
+        publicPath,
+        uniqueName: name,
+        filename: '[name].[contenthash:8].js',
+        chunkFilename: '[name].[contenthash:8].js',
+        clean: true,
+      },
+      optimization: { moduleIds: 'deterministic', chunkIds: 'deterministic' },
+      performance: { hints: false },
+      cache: false,
+      plugins: [
+        new (require('webpack').DefinePlugin)({ __MFE_VERSION__: JSON.stringify(version) }),
+        new ModuleFederationPlugin({
+          name,
+          filename: 'remoteEntry.js',
+          exposes,
+          shared: sharedSingletons(pkg),
+          manifest: { fileName: 'mf-manifest.json' },
+          dts: false,
+        }),
+      ],
+    };
+  };
+}
+
+module.exports = { sharedSingletons, swcRule, setting, createMfeConfig, SHARED_FROM };

@@ -1,0 +1,22 @@
+import { handleEmbedMessage, onAnalytics, screenView, track } from '../index';
+
+describe('bridge and analytics', () => {
+  it('rejects non-object embed messages and unknown actions', () => {
+    expect(() => handleEmbedMessage('logout', {})).toThrow('Invalid message data type');
+    expect(() => handleEmbedMessage({ action: 'explode' }, { logout: () => 1 })).toThrow('Invalid action explode');
+    expect(handleEmbedMessage({ action: 'logout' }, { logout: () => 'ok' })).toBe('ok');
+  });
+
+  it('posts analytics to the native wrapper when present', () => {
+    const posted: string[] = [];
+    window.ReactNativeWebView = { postMessage: (m: string) => posted.push(m) };
+    const seen: string[] = [];
+    const off = onAnalytics((e) => seen.push(`${e.type}:${e.name}`));
+    track('my_details_click');
+    screenView('My Details');
+    off();
+    delete window.ReactNativeWebView;
+    expect(seen).toEqual(['event:my_details_click', 'screen_view:My Details']);
+    expect(JSON.parse(posted[0])).toMatchObject({ action: 'firebaseAnalytics', name: 'my_details_click' });
+  });
+});

@@ -1,0 +1,34 @@
+import { i18n, initI18n, languageFromUrl, setLanguage, LANGUAGES } from '../index';
+
+describe('language', () => {
+  it('supports exactly the eight spec languages', () => {
+    expect([...LANGUAGES]).toEqual(['en', 'it', 'es', 'fr', 'ar', 'de', 'el', 'th']);
+  });
+
+  it('accepts ?lang= and ?language= only for listed languages', () => {
+    expect(languageFromUrl('?lang=fr')).toBe('fr');
+    expect(languageFromUrl('?language=th')).toBe('th');
+    expect(languageFromUrl('?lang=xx')).toBeNull();
+    expect(languageFromUrl('?lang=EN')).toBeNull();
+    expect(languageFromUrl('?lang=pt&language=de')).toBe('de');
+    expect(languageFromUrl('')).toBeNull();
+  });
+
+  it('defaults to en and ignores an unknown URL language', () => {
+    expect(initI18n('?lang=klingon')).toBe('en');
+    expect(document.documentElement.lang).toBe('en');
+    expect(document.documentElement.dir).toBe('ltr');
+  });
+
+  it('switches to Arabic right-to-left and back', () => {
+    initI18n('?lang=ar');
+    expect(i18n.language).toBe('ar');
+    expect(document.documentElement.dir).toBe('rtl');
+    expect(document.documentElement.lang).toBe('ar');
+    expect(setLanguage('de')).toBe(true);
+    expect(document.documentElement.dir).toBe('ltr');
+    expect(i18n.t('error.retry', { ns: 'runtime' })).toBe('Erneut versuchen');
+    expect(setLanguage('zz')).toBe(false);
+    expect(i18n.language).toBe('de');
+  });
+});

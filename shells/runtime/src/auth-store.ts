@@ -1,0 +1,31 @@
+import { createStore } from './store';
+
+export interface ImpersonatedProfile {
+  first_name: string;
+  last_name: string;
+}
+
+export interface AuthState {
+  profile_id: string | null;
+  token: string | null;
+  /** Unix seconds, from the token's exp. */
+  expiry: number | null;
+  authenticated: boolean;
+  loading: boolean;
+  loggedOut: boolean;
+  impersonating: boolean;
+  impersonation: { impersonatedProfile: ImpersonatedProfile | null } | null;
+}
+
+export const SIGNED_OUT: AuthState = {
+  profile_id: null,
+  token: null,
+  expiry: null,
+  authenticated: false,
+  loading: false,
+  loggedOut: false,
+  impersonating: false,
+  impersonation: null,
+};
+
+export const authStore = createStore<AuthState>({ ...SIGNED_OUT });

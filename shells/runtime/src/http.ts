@@ -1,0 +1,94 @@
+import { authStore } from './auth-store';
+import { startProgress } from './progress';
+
+export const UNKNOWN_ERROR = 'An unknown error occurred';
+
+/** The spec's error object: every failed call rejects with one of these. */
+export interface HttpError {
+  status: number;
+  message: string;
+  errors: Record<string, string>;
+  error: true;
+  body: unknown;
+}
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+  body?: unknown;
+  signal?: AbortSignal;
+  /** Skip the top progress bar (used by background polling). */
+  quiet?: boolean;
+}
+
+let unauthorizedHandler: (() => void) | null = null;
+
+/** The auth module registers what to do when a signed-in call answers 401. */
+export function onUnauthorized(handler: (() => void) | null): void {
+  unauthorizedHandler = handler;
+}
+
+export function isHttpError(value: unknown): value is HttpError {
+  return typeof value === 'object' && value !== null && (value as HttpError).error === true;
+}
+
+/** Builds the error object from a status and whatever body came back (maybe none). */
+export function toHttpError(status: number | undefined, body: unknown): HttpError {
+  const obj = body && typeof body === 'object' ? (body as Record<string, unknown>) : null;
+  const message =
+    (obj && typeof obj.message === 'string' && obj.message) ||
+    (typeof body === 'string' && body.trim()) ||
+    UNKNOWN_ERROR;
+  const resolvedStatus =
+    (obj && typeof obj.status === 'number' && obj.status) || status || 500;
+  if (body === undefined || body === null || body === '') {
+    const errors = { request: UNKNOWN_ERROR };
+    return { status: resolvedStatus, message, errors, error: true, body: { message, errors } };
+  }
+  const errors =
+    obj && obj.errors && typeof obj.errors === 'object' ? (obj.errors as Record<string, string>) : {};
+  return { status: resolvedStatus, message, errors, error: true, body };
+}
+
+async function readBody(res: Response): Promise<unknown> {
+  let text: string;
+  try {
+    text = await res.text();
+  } catch {
+    return undefined;
+  }
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** fetch wrapper: JSON in and out, Bearer token when signed in, spec error shape on failure. */
+export async function http<T = unknown>(path: string, options: RequestOptions = {}): Promise<T> {
+  const { method = 'GET', body, signal, quiet } = options;
+  const token = authStore.get().token;
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const done = quiet ? () => undefined : startProgress();
+  let res: Response;
+  try {
+    res = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal,
+    });
+  } catch {
+    done();
+    throw toHttpError(undefined, undefined);
+  }
+  const parsed = await readBody(res);
+  done();
+  if (!res.ok) {
+    if (res.status === 401 && token && unauthorizedHandler) unauthorizedHandler();
+    throw toHttpError(res.status, parsed);
+  }
+  return parsed as T;
+}

@@ -1,0 +1,59 @@
+import { useSyncExternalStore, type AnchorHTMLAttributes, type MouseEvent } from 'react';
+
+// A tiny router shared by the shell and the MFEs: path state from the History API.
+// single-spa patches pushState, so navigate() also drives single-spa's rerouting.
+
+export const LOCATION_EVENT = 'portal:locationchange';
+
+function subscribe(cb: () => void): () => void {
+  window.addEventListener('popstate', cb);
+  window.addEventListener(LOCATION_EVENT, cb);
+  return () => {
+    window.removeEventListener('popstate', cb);
+    window.removeEventListener(LOCATION_EVENT, cb);
+  };
+}
+
+const getPath = () => window.location.pathname;
+const getSearch = () => window.location.search;
+
+export function usePathname(): string {
+  return useSyncExternalStore(subscribe, getPath, getPath);
+}
+
+export function useSearch(): string {
+  return useSyncExternalStore(subscribe, getSearch, getSearch);
+}
+
+export function navigate(to: string, options: { replace?: boolean } = {}): void {
+  if (options.replace) window.history.replaceState(window.history.state, '', to);
+  else window.history.pushState(window.history.state, '', to);
+  window.dispatchEvent(new Event(LOCATION_EVENT));
+}
+
+/** Matches '/rewards/item/:id' style patterns; returns params or null. */
+export function matchPath(pattern: string, path: string): Record<string, string> | null {
+  const p = pattern.split('/').filter(Boolean);
+  const s = path.split('/').filter(Boolean);
+  if (p.length !== s.length) return null;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < p.length; i++) {
+    if (p[i].startsWith(':')) params[p[i].slice(1)] = decodeURIComponent(s[i]);
+    else if (p[i] !== s[i]) return null;
+  }
+  return params;
+}
+
+export type LinkProps = AnchorHTMLAttributes<HTMLAnchorElement> & { href: string };
+
+/** An <a> that navigates without a page load (modifier clicks behave as usual). */
+export function Link({ href, onClick, ...rest }: LinkProps) {
+  const handle = (e: MouseEvent<HTMLAnchorElement>) => {
+    onClick?.(e);
+    if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+    if (rest.target && rest.target !== '_self') return;
+    e.preventDefault();
+    navigate(href);
+  };
+  return <a href={href} onClick={handle} {...rest} />;
+}
