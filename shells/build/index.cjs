@@ -26,6 +26,30 @@ function sharedSingletons(pkg) {
   return shared;
 }
 
+/**
+ * '[name].[contenthash:8].js', except while the federation runtime module asks for
+ * the entry filename before hashes exist (it only needs the directory depth).
+ */
+function hashedFilename(pathData) {
+  const chunk = pathData && pathData.chunk;
+  const ready = chunk && chunk.contentHash && chunk.contentHash.javascript;
+  return ready ? '[name].[contenthash:8].js' : '[name].js';
+}
+
+function optimization() {
+  const MinimizerPlugin = require('minimizer-webpack-plugin');
+  return {
+    moduleIds: 'deterministic',
+    chunkIds: 'deterministic',
+    minimizer: [
+      new MinimizerPlugin({
+        extractComments: false,
+        terserOptions: { compress: { passes: 2 }, format: { comments: false } },
+      }),
+    ],
+  };
+}
+
 function swcRule() {
   return {
     test: /\.[jt]sx?$/,
@@ -77,11 +101,11 @@ function createMfeConfig({ dir, exposes }) {
         path: outDir,
         publicPath,
         uniqueName: name,
-        filename: '[name].[contenthash:8].js',
+        filename: hashedFilename,
         chunkFilename: '[name].[contenthash:8].js',
         clean: true,
       },
-      optimization: { moduleIds: 'deterministic', chunkIds: 'deterministic' },
+      optimization: optimization(),
       performance: { hints: false },
       cache: false,
       plugins: [
@@ -99,4 +123,4 @@ function createMfeConfig({ dir, exposes }) {
   };
 }
 
-module.exports = { sharedSingletons, swcRule, setting, createMfeConfig, SHARED_FROM };
+module.exports = { optimization, hashedFilename, sharedSingletons, swcRule, setting, createMfeConfig, SHARED_FROM };

@@ -8,3 +8,5 @@ if (!g.TextEncoder) g.TextEncoder = TextEncoder;
 afterEach(() => {
   window.localStorage.clear();
 });
+
+import '@testing-library/jest-dom';

@@ -71,14 +71,15 @@ export function setLanguage(lang: string): boolean {
   return true;
 }
 
+let initialised = false;
+
 /** Adds a package's namespace in all eight languages. */
 export function registerCatalogs(ns: string, catalogs: Catalogs): void {
+  if (!initialised) initI18n();
   for (const lang of LANGUAGES) {
     i18n.addResourceBundle(lang, ns, catalogs[lang] ?? {}, true, true);
   }
 }
-
-let initialised = false;
 
 /** Initialises i18n synchronously; URL language wins over the stored one, default en. */
 export function initI18n(search?: string): Language {

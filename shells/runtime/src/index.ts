@@ -35,6 +35,7 @@ export { networkStore, watchNetwork, probeNetwork } from './network';
 export { progressStore, startProgress } from './progress';
 export { track, screenView, onAnalytics, TAB_CLICK_EVENTS, type AnalyticsEvent } from './analytics';
 export { postToHost, handleEmbedMessage, isEmbedded } from './bridge';
-export { usePathname, useSearch, navigate, matchPath, Link } from './router';
+export { usePathname, useSearch, navigate, matchPath, Link, Routes, type RouteDef } from './router';
+export { Loading, ErrorState } from './ui';
 export { useAuth, useToasts, useConfig, useOnline, useProgress, useLanguage } from './hooks';
 export type * from './api/types';

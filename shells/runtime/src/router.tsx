@@ -1,4 +1,5 @@
-import { useSyncExternalStore, type AnchorHTMLAttributes, type MouseEvent } from 'react';
+import { useEffect, useSyncExternalStore, type AnchorHTMLAttributes, type JSX, type MouseEvent } from 'react';
+import { screenView } from './analytics';
 
 // A tiny router shared by the shell and the MFEs: path state from the History API.
 // single-spa patches pushState, so navigate() also drives single-spa's rerouting.
@@ -56,4 +57,31 @@ export function Link({ href, onClick, ...rest }: LinkProps) {
     navigate(href);
   };
   return <a href={href} onClick={handle} {...rest} />;
+}
+
+export interface RouteDef {
+  path: string;
+  /** Screen-view title for native analytics (spec section 2). */
+  title: string;
+  Component: (props: { params: Record<string, string> }) => JSX.Element | null;
+}
+
+/** Renders the first matching route and reports its screen view on mount. */
+export function Routes({ routes }: { routes: RouteDef[] }) {
+  const path = usePathname().replace(/(.)\/+$/, '$1');
+  let found: { route: RouteDef; params: Record<string, string> } | null = null;
+  for (const route of routes) {
+    const params = matchPath(route.path, path);
+    if (params) {
+      found = { route, params };
+      break;
+    }
+  }
+  const title = found?.route.title;
+  useEffect(() => {
+    if (title) screenView(title);
+  }, [title, path]);
+  if (!found) return null;
+  const { Component } = found.route;
+  return <Component params={found.params} />;
 }

@@ -1,0 +1,68 @@
+import { act, screen, within } from '@testing-library/react';
+import { authStore, initAuth, logout } from '@portal/runtime';
+import { makeToken, stubFetch } from '@portal/build/src/fetch-stub';
+import { renderAt } from './setup';
+
+describe('protected routes', () => {
+  beforeEach(() => initAuth());
+
+  it('shows the not-logged-in screen on /profile with a link back to it', () => {
+    renderAt('/profile');
+    expect(screen.getByRole('heading', { name: 'Please log in to continue' })).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        'This page contains protected information and requires that you log in before viewing. Please follow the link below to log in.',
+      ),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Proceed to login' })).toHaveAttribute('href', '/?redirect=%2Fprofile');
+  });
+
+  it('keeps the nested path in the redirect', () => {
+    renderAt('/rewards/item/101');
+    expect(screen.getByRole('link', { name: 'Proceed to login' })).toHaveAttribute(
+      'href',
+      '/?redirect=%2Frewards%2Fitem%2F101',
+    );
+  });
+
+  it('greets a signed-in member by first name on /home', async () => {
+    localStorage.setItem('portal.auth', makeToken({ pid: 'p_demo', exp: Math.floor(Date.now() / 1000) + 600 }));
+    initAuth();
+    const stub = stubFetch({ 'GET /api/profile': { body: { id: 'p_demo', email: 'd@e.x', first_name: 'Dana', last_name: 'Demo' } } });
+    renderAt('/home');
+    expect(await screen.findByRole('heading', { name: 'Hello, Dana' })).toBeInTheDocument();
+    const nav = screen.getByRole('navigation', { name: 'Account sections' });
+    expect(within(nav).getByRole('link', { name: 'Home' })).toHaveAttribute('aria-current', 'page');
+    expect(within(nav).getByRole('link', { name: 'My Orders' })).toHaveAttribute('href', '/transactions');
+    expect(screen.getByRole('button', { name: 'Log out' })).toBeInTheDocument();
+    stub.restore();
+  });
+
+  it('shows the logged-out screen after logout', async () => {
+    jest.useFakeTimers();
+    localStorage.setItem('portal.auth', makeToken({ pid: 'p', exp: Math.floor(Date.now() / 1000) + 600 }));
+    initAuth();
+    const p = logout();
+    act(() => {
+      jest.advanceTimersByTime(400);
+    });
+    await p;
+    jest.useRealTimers();
+    expect(authStore.get().loggedOut).toBe(true);
+    renderAt('/logged-out');
+    expect(screen.getByRole('heading', { name: 'Logged out securely' })).toBeInTheDocument();
+    expect(
+      screen.getByText("You've signed out of your account. If you would like to access your account again, log in below."),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Return to login' })).toHaveAttribute('href', '/');
+  });
+
+  it('shows the offline banner texts when offline', async () => {
+    const { networkStore } = await import('@portal/runtime');
+    renderAt('/');
+    act(() => networkStore.set({ online: false }));
+    expect(screen.getByText('No internet connection')).toBeInTheDocument();
+    expect(screen.getByText("Some options may be unavailable until you're back online")).toBeInTheDocument();
+    act(() => networkStore.set({ online: true }));
+  });
+});

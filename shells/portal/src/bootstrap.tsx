@@ -1,0 +1,82 @@
+import { createRoot } from 'react-dom/client';
+import { I18nextProvider } from 'react-i18next';
+import {
+  authStore,
+  checkSession,
+  handleEmbedMessage,
+  i18n,
+  initAuth,
+  initI18n,
+  isEmbedded,
+  loadConfig,
+  logout,
+  postToHost,
+  registerCatalogs,
+  startProgress,
+  watchNetwork,
+  http,
+  type Profile,
+} from '@portal/runtime';
+import { App } from './layout/App';
+import { SHELL_NS, shellCatalogs } from './i18n/catalogs';
+import { handleLinkToken } from './auth-link';
+import { startFederation } from './mfe/federation';
+
+initI18n();
+registerCatalogs(SHELL_NS, shellCatalogs);
+initAuth();
+void loadConfig();
+watchNetwork();
+void handleLinkToken();
+
+// Route changes: session check, and the top progress bar (shown after 64 ms by the layout).
+let routeDone: (() => void) | null = null;
+window.addEventListener('single-spa:before-routing-event', () => {
+  checkSession();
+  routeDone?.();
+  routeDone = startProgress();
+});
+window.addEventListener('single-spa:routing-event', () => {
+  routeDone?.();
+  routeDone = null;
+});
+
+// Messages from an embedding page.
+if (isEmbedded()) {
+  window.addEventListener('message', (event) => {
+    if (event.source !== window.parent) return;
+    try {
+      handleEmbedMessage(event.data, {
+        logout: () => logout(),
+        getCustomer: async () => {
+          if (!authStore.get().authenticated) return;
+          const p = await http<Profile>('/api/profile');
+          postToHost({
+            action: 'customer',
+            email: p.email,
+            first_name: p.first_name,
+            last_name: p.last_name,
+            region: p.region?.handle ?? null,
+            tier: p.tier_handle ?? null,
+          });
+        },
+        getUrl: () => postToHost({ action: 'url', url: window.location.href }),
+      });
+    } catch (err) {
+      console.warn((err as Error).message);
+    }
+  });
+}
+
+let started = false;
+const onReady = () => {
+  if (started) return;
+  started = true;
+  void startFederation();
+};
+
+createRoot(document.getElementById('root')!).render(
+  <I18nextProvider i18n={i18n}>
+    <App onReady={onReady} />
+  </I18nextProvider>,
+);

@@ -1,0 +1,2 @@
+// Async boundary so module federation can negotiate shared singletons first.
+import('./bootstrap');

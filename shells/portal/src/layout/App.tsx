@@ -1,0 +1,58 @@
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { usePathname, useAuth, useStore } from '@portal/runtime';
+import { Header, ImpersonationBanner, OfflineBanner, ProgressBar, TabBar, Toasts } from './Frame';
+import { Login } from '../screens/Login';
+import { Home } from '../screens/Home';
+import { LoggedOut } from '../screens/LoggedOut';
+import { NotLoggedIn } from '../screens/NotLoggedIn';
+import { NotFound } from '../screens/NotFound';
+import { RemoteFailed } from '../screens/RemoteFailed';
+import { normalisePath, remoteForPath } from '../mfe/routes';
+import { remoteStatus } from '../mfe/status';
+
+/** What the shell itself draws in <main> for a path; null means an MFE owns it. */
+function Screen({ path }: { path: string }) {
+  const { t } = useTranslation('shell');
+  const auth = useAuth();
+  const status = useStore(remoteStatus);
+  if (path === '/') return <Login />;
+  if (path === '/logged-out') return <LoggedOut />;
+  const owner = remoteForPath(path);
+  if (path !== '/home' && !owner) return <NotFound />;
+  if (!auth.authenticated) {
+    if (auth.loading) return <p role="status">{t('app.loading')}</p>;
+    return <NotLoggedIn />;
+  }
+  if (path === '/home') return <Home />;
+  if (status.manifest === 'failed' || (owner && status.failed.includes(owner.remote))) return <RemoteFailed />;
+  if (status.manifest === 'loading') return <p role="status" className="skeleton">{t('app.loading')}</p>;
+  return null;
+}
+
+export function App({ onReady }: { onReady?: () => void }) {
+  const { t } = useTranslation('shell');
+  const path = normalisePath(usePathname());
+  const auth = useAuth();
+  useEffect(() => {
+    onReady?.();
+  }, [onReady]);
+  const screen = <Screen path={path} />;
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        {t('app.skip')}
+      </a>
+      <ProgressBar />
+      <Header />
+      <OfflineBanner />
+      <ImpersonationBanner />
+      {auth.authenticated && <TabBar path={path} />}
+      <main id="main" tabIndex={-1}>
+        {screen}
+        <div id="mfe-outlet" />
+      </main>
+      <Toasts />
+    </>
+  );
+}

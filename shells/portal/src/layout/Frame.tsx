@@ -1,0 +1,157 @@
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import {
+  Link,
+  logout,
+  logoUrl,
+  navigate,
+  removeToast,
+  track,
+  useAuth,
+  useConfig,
+  useOnline,
+  useProgress,
+  useToasts,
+  TAB_CLICK_EVENTS,
+} from '@portal/runtime';
+
+export const PROGRESS_DELAY_MS = 64;
+
+export function ProgressBar() {
+  const pending = useProgress();
+  const [shown, setShown] = useState(false);
+  useEffect(() => {
+    if (pending === 0) {
+      if (shown) setShown(false);
+      return undefined;
+    }
+    if (shown) return undefined;
+    const timer = setTimeout(() => setShown(true), PROGRESS_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [pending, shown]);
+  if (!shown || pending === 0) return null;
+  return (
+    <div className="progress" role="progressbar" aria-label="Loading" aria-busy="true">
+      <span />
+    </div>
+  );
+}
+
+export function Header() {
+  const { t } = useTranslation('shell');
+  const auth = useAuth();
+  const { config } = useConfig();
+  const tenant = config?.general?.siteMeta?.title || t('app.name');
+  const sticky = config?.general?.coverHeader?.sticky !== false;
+  const onLogout = () => {
+    void logout().then(() => navigate('/logged-out'));
+  };
+  return (
+    <header className={`header${sticky ? ' header--sticky' : ''}`}>
+      <div className="header__bar">
+        <Link className="header__logo" href={auth.authenticated ? '/home' : '/'}>
+          <img src={logoUrl(config)} alt={t('app.logoAlt')} width="96" height="32" />
+          <span className="header__title">{tenant}</span>
+        </Link>
+        <span className="header__spacer" />
+        {auth.authenticated && (
+          <button type="button" className="btn-link" onClick={onLogout} disabled={auth.loading}>
+            {t('app.logout')}
+          </button>
+        )}
+      </div>
+    </header>
+  );
+}
+
+const TABS = [
+  { key: 'home', href: '/home' },
+  { key: 'profile', href: '/profile' },
+  { key: 'transactions', href: '/transactions' },
+  { key: 'rewards', href: '/rewards' },
+  { key: 'offers', href: '/offers' },
+] as const;
+
+export function TabBar({ path }: { path: string }) {
+  const { t } = useTranslation('shell');
+  return (
+    <nav className="tabs" aria-label={t('tabs.label')}>
+      <ul>
+        {TABS.map(({ key, href }) => {
+          const current = path === href || path.startsWith(`${href}/`);
+          return (
+            <li key={key}>
+              <Link
+                href={href}
+                aria-current={current ? 'page' : undefined}
+                onClick={() => TAB_CLICK_EVENTS[href] && track(TAB_CLICK_EVENTS[href])}
+              >
+                {t(`tabs.${key}`)}
+              </Link>
+            </li>
+          );
+        })}
+      </ul>
+    </nav>
+  );
+}
+
+export function OfflineBanner() {
+  const { t } = useTranslation('shell');
+  const online = useOnline();
+  if (online) return null;
+  return (
+    <div className="banner banner--offline" role="status">
+      <strong>{t('offline.title')}</strong>
+      <span>{t('offline.text')}</span>
+    </div>
+  );
+}
+
+export function ImpersonationBanner() {
+  const { t } = useTranslation('shell');
+  const auth = useAuth();
+  if (!auth.impersonating) return null;
+  const p = auth.impersonation?.impersonatedProfile;
+  const name = p ? `${p.first_name} ${p.last_name}`.trim() : '…';
+  return (
+    <div className="banner banner--impersonation" role="status">
+      {t('impersonation.banner', { name })}
+    </div>
+  );
+}
+
+export function Toasts() {
+  const { t } = useTranslation('shell');
+  const toasts = useToasts();
+  return (
+    <section className="toasts" aria-live="polite" aria-label={t('toasts.label')}>
+      {toasts.map((toast) => (
+        <div
+          key={toast.id}
+          className={`toast toast--${toast.type}${toast.out ? ' toast--out' : ''}`}
+          role={toast.type === 'error' ? 'alert' : 'status'}
+          onClick={toast.onClick}
+        >
+          <div className="toast__body">
+            {toast.title && <strong>{toast.title}</strong>}
+            {toast.text && <div>{toast.text}</div>}
+          </div>
+          {toast.canDismiss && (
+            <button
+              type="button"
+              className="toast__close"
+              aria-label={t('toast.close', { ns: 'runtime' })}
+              onClick={(e) => {
+                e.stopPropagation();
+                removeToast(toast.id);
+              }}
+            >
+              ×
+            </button>
+          )}
+        </div>
+      ))}
+    </section>
+  );
+}

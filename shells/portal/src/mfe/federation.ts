@@ -1,0 +1,113 @@
+// Run-time discovery: manifest → registerRemotes → one single-spa application per MFE route.
+import { registerRemotes, loadRemote } from '@module-federation/enhanced/runtime';
+import { mountRootParcel, registerApplication, start, triggerAppChange, getAppNames, type LifeCycles, type Parcel } from 'single-spa';
+import { authStore, matchPath, type MfeManifest } from '@portal/runtime';
+import { fetchManifest } from './manifest';
+import { HOME_PARCEL_REMOTE, MFE_ROUTES, normalisePath } from './routes';
+import { remoteStatus, setHomeParcelMounter, setRetryHandler } from './status';
+
+export const REMOTE_LOAD_TIMEOUT_MS = 10000;
+
+let manifest: MfeManifest = {};
+
+function markFailed(remote: string): void {
+  const failed = remoteStatus.get().failed;
+  if (!failed.includes(remote)) remoteStatus.set({ failed: [...failed, remote] });
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error(`${what} timed out`)), ms);
+    promise.then(
+      (v) => {
+        clearTimeout(t);
+        resolve(v);
+      },
+      (e) => {
+        clearTimeout(t);
+        reject(e);
+      },
+    );
+  });
+}
+
+async function loadLifecycles(remote: string): Promise<LifeCycles> {
+  if (!manifest[remote]) {
+    markFailed(remote);
+    throw new Error(`${remote} is not in the manifest`);
+  }
+  try {
+    const mod = await withTimeout(loadRemote<LifeCycles>(`${remote}/app`), REMOTE_LOAD_TIMEOUT_MS, remote);
+    if (!mod || typeof (mod as LifeCycles).mount !== 'function') throw new Error(`${remote}/app has no lifecycles`);
+    return mod as LifeCycles;
+  } catch (err) {
+    console.error(`Could not load ${remote}`, err);
+    markFailed(remote);
+    throw err;
+  }
+}
+
+function outlet(): HTMLElement {
+  return document.getElementById('mfe-outlet') ?? document.body;
+}
+
+function registerRoutes(): void {
+  const existing = new Set(getAppNames());
+  for (const [remote, routes] of Object.entries(MFE_ROUTES)) {
+    for (const route of routes) {
+      const name = `${remote}:${route}`;
+      if (existing.has(name)) continue;
+      registerApplication({
+        name,
+        app: () => loadLifecycles(remote),
+        activeWhen: (location) =>
+          authStore.get().authenticated && !!matchPath(route, normalisePath(location.pathname)),
+        customProps: () => ({ domElementGetter: outlet, route }),
+      });
+    }
+  }
+}
+
+function applyManifest(next: MfeManifest, force = false): void {
+  manifest = next;
+  const remotes = Object.entries(next).map(([name, { entry }]) => ({ name, entry }));
+  registerRemotes(remotes, { force });
+}
+
+async function boot(force = false): Promise<void> {
+  remoteStatus.set({ manifest: 'loading', failed: [] });
+  try {
+    applyManifest(await fetchManifest(), force);
+    remoteStatus.set({ manifest: 'ready' });
+  } catch (err) {
+    console.error('Could not load /mfe-manifest.json', err);
+    remoteStatus.set({ manifest: 'failed' });
+  }
+  triggerAppChange();
+}
+
+function mountHomeParcel(el: HTMLElement): () => void {
+  let parcel: Parcel | null = null;
+  let cancelled = false;
+  if (remoteStatus.get().manifest !== 'ready' || !manifest[HOME_PARCEL_REMOTE]) return () => undefined;
+  loadLifecycles(HOME_PARCEL_REMOTE)
+    .then((config) => {
+      if (cancelled) return;
+      parcel = mountRootParcel(config as never, { domElement: el, name: `${HOME_PARCEL_REMOTE}:home` } as never);
+    })
+    .catch(() => undefined);
+  return () => {
+    cancelled = true;
+    if (parcel && parcel.getStatus() === 'MOUNTED') void parcel.unmount();
+  };
+}
+
+/** Starts single-spa once the layout (with #mfe-outlet) is on the page. */
+export async function startFederation(): Promise<void> {
+  registerRoutes();
+  setHomeParcelMounter(mountHomeParcel);
+  setRetryHandler(() => void boot(true));
+  authStore.subscribe(() => triggerAppChange());
+  start({ urlRerouteOnly: true });
+  await boot();
+}

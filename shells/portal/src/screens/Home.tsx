@@ -1,0 +1,52 @@
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, http, screenView, track, useStore, TAB_CLICK_EVENTS, type Profile } from '@portal/runtime';
+import { getHomeParcelMounter, remoteStatus } from '../mfe/status';
+
+const CARDS = [
+  { key: 'profile', href: '/profile' },
+  { key: 'transactions', href: '/transactions' },
+  { key: 'rewards', href: '/rewards' },
+  { key: 'offers', href: '/offers' },
+] as const;
+
+function QffSlot() {
+  const ref = useRef<HTMLDivElement>(null);
+  const { manifest } = useStore(remoteStatus);
+  useEffect(() => {
+    const mount = getHomeParcelMounter();
+    if (!ref.current || !mount || manifest !== 'ready') return undefined;
+    return mount(ref.current);
+  }, [manifest]);
+  return <div ref={ref} className="home-qff" />;
+}
+
+export function Home() {
+  const { t } = useTranslation('shell');
+  const [firstName, setFirstName] = useState<string | null>(null);
+
+  useEffect(() => {
+    screenView('Home');
+    const ctrl = new AbortController();
+    http<Profile>('/api/profile', { signal: ctrl.signal })
+      .then((p) => setFirstName(p?.first_name || null))
+      .catch(() => undefined);
+    return () => ctrl.abort();
+  }, []);
+
+  return (
+    <section className="page" aria-labelledby="home-title">
+      <h1 id="home-title">{firstName ? t('home.greeting', { name: firstName }) : t('home.greetingAnon')}</h1>
+      <p className="lead">{t('home.intro')}</p>
+      <div className="card-grid">
+        {CARDS.map(({ key, href }) => (
+          <Link key={key} className="card" href={href} onClick={() => track(TAB_CLICK_EVENTS[href])}>
+            <h2>{t(`home.cards.${key}.title`)}</h2>
+            <p>{t(`home.cards.${key}.text`)}</p>
+          </Link>
+        ))}
+      </div>
+      <QffSlot />
+    </section>
+  );
+}
