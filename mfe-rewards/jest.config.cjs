@@ -1,0 +1,1 @@
+module.exports = require('@portal/build/jest.base.cjs')(__dirname);
