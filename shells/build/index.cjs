@@ -89,10 +89,12 @@ function createMfeConfig({ dir, exposes }) {
     const outDir = path.resolve(setting(env, 'outDir', 'MFE_OUT_DIR', path.join(dir, 'dist')));
     const publicPath = setting(env, 'publicPath', 'MFE_PUBLIC_PATH', `/mfe/${pkg.name}/${version}/`);
     const mode = argv.mode || 'production';
+    // Standalone development build adds the src/index.ts entry; published builds are the remote only.
+    const standalone = setting(env, 'standalone', 'MFE_STANDALONE', '') === '1';
     return {
       mode,
       context: dir,
-      entry: { main: './src/index.ts' },
+      entry: standalone ? { main: './src/index.ts' } : {},
       devtool: false,
       target: 'web',
       resolve: { extensions: ['.tsx', '.ts', '.js', '.json'] },
@@ -116,6 +118,8 @@ function createMfeConfig({ dir, exposes }) {
           exposes,
           shared: sharedSingletons(pkg),
           manifest: { fileName: 'mf-manifest.json' },
+          // A remote never loads other remotes or manifests itself: leave that code out.
+          experiments: { optimization: { disableSnapshot: true, disableRemote: !standalone, target: 'web' } },
           dts: false,
         }),
       ],

@@ -34,6 +34,7 @@ module.exports = (env = {}, argv = {}) => {
         remotes: {},
         shared: sharedSingletons(pkg),
         manifest: false,
+        experiments: { optimization: { target: 'web' } },
         dts: false,
       }),
       new HtmlWebpackPlugin({

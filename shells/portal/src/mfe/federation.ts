@@ -61,7 +61,9 @@ function registerRoutes(): void {
         name,
         app: () => loadLifecycles(remote),
         activeWhen: (location) =>
-          authStore.get().authenticated && !!matchPath(route, normalisePath(location.pathname)),
+          remoteStatus.get().manifest === 'ready' &&
+          authStore.get().authenticated &&
+          !!matchPath(route, normalisePath(location.pathname)),
         customProps: () => ({ domElementGetter: outlet, route }),
       });
     }
