@@ -1,0 +1,135 @@
+//! Settings come in layers: built-in defaults (the embedded default: SQLite under `./data`,
+//! in-process KV, dev mode with demo data), then `config/portal.toml`, then
+//! `config/<mode>.toml`, then `PORTAL_*` environment variables (`__` separates levels), then the
+//! conventional `DATABASE_URL`, `REDIS_URL` and `PORT`. Secrets are wrapped so they never print.
+use figment::providers::{Env, Format, Serialized, Toml};
+use figment::Figment;
+use secrecy::SecretString;
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// Local development: the outbox replaces email and SMS and is readable at `/_dev/outbox`.
+    #[default]
+    Dev,
+    /// Real delivery only; no dev routes.
+    Production,
+}
+
+/// gRPC addresses of the services, e.g. `http://127.0.0.1:50051`.
+#[derive(Debug, Clone, Serialize, Deserialize, Default)]
+pub struct ServiceUrls {
+    pub auth: Option<String>,
+    pub profile: Option<String>,
+    pub connections: Option<String>,
+    pub qff: Option<String>,
+    pub refdata: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Settings {
+    pub mode: Mode,
+    /// Address the gateway listens on.
+    pub host: String,
+    /// Port the gateway listens on (`PORT`).
+    pub port: u16,
+    /// Address the gRPC services listen on (loopback in the embedded default).
+    pub grpc_host: String,
+    /// Port of a standalone service binary (`PORTAL_GRPC_PORT`); 0 picks a free one.
+    pub grpc_port: u16,
+    /// The portal's public origin, used in emailed links.
+    pub public_url: String,
+    /// Where SQLite files live in the embedded default.
+    pub data_dir: PathBuf,
+    /// PostgreSQL when set; SQLite files under `data_dir` otherwise.
+    #[serde(skip_serializing)]
+    pub database_url: Option<SecretString>,
+    /// Redis when set; the in-process store otherwise.
+    #[serde(skip_serializing)]
+    pub redis_url: Option<SecretString>,
+    /// Prepended to each service's PostgreSQL schema name (tests use a unique one).
+    pub schema_prefix: String,
+    /// Prepended to every KV key (tests use a unique one).
+    pub kv_prefix: String,
+    /// Seed the demo tenant's data at start.
+    pub demo_data: bool,
+    /// Built front end served by the gateway.
+    pub static_dir: PathBuf,
+    /// Micro-frontend manifest served as `/mfe-manifest.json`; defaults to `<static_dir>/mfe-manifest.json`.
+    pub mfe_manifest: Option<PathBuf>,
+    /// Tenant configuration file served (without secrets) as `/api/config`.
+    pub tenant_config: PathBuf,
+    pub tenant: String,
+    pub services: ServiceUrls,
+    /// Lifetime of a member session token.
+    pub session_ttl_secs: i64,
+    /// Lifetime of a one-time sign-in link.
+    pub link_ttl_secs: i64,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Self {
+            mode: Mode::Dev,
+            host: "127.0.0.1".into(),
+            port: 8080,
+            grpc_host: "127.0.0.1".into(),
+            grpc_port: 0,
+            public_url: "http://localhost:8080".into(),
+            data_dir: "data".into(),
+            database_url: None,
+            redis_url: None,
+            schema_prefix: String::new(),
+            kv_prefix: "portal:".into(),
+            demo_data: true,
+            static_dir: "public".into(),
+            mfe_manifest: None,
+            tenant_config: "config/tenant.json".into(),
+            tenant: "demo".into(),
+            services: ServiceUrls::default(),
+            session_ttl_secs: 3600 * 8,
+            link_ttl_secs: 600,
+        }
+    }
+}
+
+impl Settings {
+    /// Loads the layers described in the module doc. Fails naming every bad setting.
+    pub fn load() -> Result<Self, figment::Error> {
+        let mode = std::env::var("PORTAL_MODE").unwrap_or_else(|_| "dev".into());
+        let s: Settings = Figment::from(Serialized::defaults(Settings::default()))
+            .merge(Toml::file("config/portal.toml"))
+            .merge(Toml::file(format!("config/{mode}.toml")))
+            .merge(Env::prefixed("PORTAL_").split("__"))
+            .merge(Env::raw().only(&["DATABASE_URL", "REDIS_URL", "PORT"]))
+            .extract()?;
+        Ok(s)
+    }
+
+    pub fn is_dev(&self) -> bool {
+        self.mode == Mode::Dev
+    }
+
+    pub fn manifest_path(&self) -> PathBuf {
+        self.mfe_manifest
+            .clone()
+            .unwrap_or_else(|| self.static_dir.join("mfe-manifest.json"))
+    }
+
+    /// The URL of a service, or an error naming the missing setting.
+    pub fn service_url(&self, name: &str) -> anyhow::Result<String> {
+        let v = match name {
+            "auth" => &self.services.auth,
+            "profile" => &self.services.profile,
+            "connections" => &self.services.connections,
+            "qff" => &self.services.qff,
+            "refdata" => &self.services.refdata,
+            _ => &None,
+        };
+        v.clone().ok_or_else(|| {
+            anyhow::anyhow!("missing setting PORTAL_SERVICES__{}: the {name} service's gRPC URL", name.to_uppercase())
+        })
+    }
+}

@@ -1,0 +1,98 @@
+//! One SQL pool per service. SQLite file `<data_dir>/<service>.db` by default; with
+//! `DATABASE_URL`, PostgreSQL with the service's own schema (`<schema_prefix><service>`), so
+//! services never share tables. Migrations are portable SQL (TEXT, BIGINT, DOUBLE PRECISION,
+//! `$n` placeholders) run at start.
+use crate::config::Settings;
+use anyhow::Context;
+use secrecy::ExposeSecret;
+use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
+use sqlx::migrate::Migrator;
+use sqlx::{AnyPool, ConnectOptions, Connection, Executor};
+use std::str::FromStr;
+use std::time::Duration;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+#[derive(Clone, Debug)]
+pub struct Db {
+    pub pool: AnyPool,
+    pub backend: Backend,
+}
+
+impl Db {
+    /// Connects the service's store and runs its migrations.
+    pub async fn connect(settings: &Settings, service: &str, migrator: &Migrator) -> anyhow::Result<Db> {
+        sqlx::any::install_default_drivers();
+        let db = match &settings.database_url {
+            Some(url) => {
+                let url = url.expose_secret().to_string();
+                let schema = format!("{}{}", settings.schema_prefix, service);
+                anyhow::ensure!(
+                    schema.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'),
+                    "schema name {schema:?} may only hold letters, digits and _"
+                );
+                let mut conn = sqlx::AnyConnection::connect(&url)
+                    .await
+                    .with_context(|| format!("{service}: connecting to DATABASE_URL"))?;
+                conn.execute(format!("CREATE SCHEMA IF NOT EXISTS {schema}").as_str()).await?;
+                conn.close().await?;
+                let set_path = format!("SET search_path TO {schema}");
+                let opts = AnyConnectOptions::from_str(&url)?.disable_statement_logging();
+                let pool = AnyPoolOptions::new()
+                    .max_connections(8)
+                    .min_connections(1)
+                    .acquire_timeout(Duration::from_secs(5))
+                    .after_connect(move |conn, _| {
+                        let q = set_path.clone();
+                        Box::pin(async move {
+                            conn.execute(q.as_str()).await?;
+                            Ok(())
+                        })
+                    })
+                    .connect_with(opts)
+                    .await?;
+                Db { pool, backend: Backend::Postgres }
+            }
+            None => {
+                std::fs::create_dir_all(&settings.data_dir)
+                    .with_context(|| format!("creating data dir {}", settings.data_dir.display()))?;
+                let path = settings.data_dir.join(format!("{service}.db"));
+                let url = format!("sqlite://{}?mode=rwc", path.display());
+                let opts = AnyConnectOptions::from_str(&url)?.disable_statement_logging();
+                let pool = AnyPoolOptions::new()
+                    .max_connections(4)
+                    .min_connections(1)
+                    .acquire_timeout(Duration::from_secs(5))
+                    .after_connect(|conn, _| {
+                        Box::pin(async move {
+                            conn.execute("PRAGMA journal_mode=WAL; PRAGMA busy_timeout=5000; PRAGMA foreign_keys=ON;")
+                                .await?;
+                            Ok(())
+                        })
+                    })
+                    .connect_with(opts)
+                    .await
+                    .with_context(|| format!("{service}: opening {}", path.display()))?;
+                Db { pool, backend: Backend::Sqlite }
+            }
+        };
+        migrator
+            .run(&db.pool)
+            .await
+            .with_context(|| format!("{service}: running migrations"))?;
+        Ok(db)
+    }
+
+    /// Drops the service's schema (PostgreSQL test clean-up); a no-op on SQLite.
+    pub async fn drop_schema(&self, settings: &Settings, service: &str) -> anyhow::Result<()> {
+        if self.backend == Backend::Postgres {
+            let schema = format!("{}{}", settings.schema_prefix, service);
+            self.pool.execute(format!("DROP SCHEMA IF EXISTS {schema} CASCADE").as_str()).await?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,31 @@
+//! What every portal service shares: layered configuration, telemetry, the error conventions
+//! between gRPC and HTTP, the SQL pool (SQLite or PostgreSQL) and the KV store (in-process or
+//! Redis). Each service owns its data; this crate only provides the plumbing.
+pub mod config;
+pub mod db;
+pub mod error;
+pub mod grpc;
+pub mod identity;
+pub mod kv;
+pub mod telemetry;
+pub mod token;
+
+/// Current time as unix seconds.
+pub fn now_unix() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0)
+}
+
+/// A random identifier: `prefix` followed by 24 lowercase hex characters.
+pub fn new_id(prefix: &str) -> String {
+    use rand::Rng;
+    let n: [u8; 12] = rand::thread_rng().gen();
+    let mut s = String::with_capacity(prefix.len() + 24);
+    s.push_str(prefix);
+    for b in n {
+        s.push_str(&format!("{b:02x}"));
+    }
+    s
+}

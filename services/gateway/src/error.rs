@@ -1,0 +1,96 @@
+//! Every error the gateway answers, from any route, has the spec's shape:
+//! `{status, message, errors, error: true}`. gRPC codes map to HTTP here and only here;
+//! internal details never reach the client.
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use tonic::Code;
+use utoipa::ToSchema;
+
+/// The spec's error body.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ErrorBody {
+    /// HTTP status code, repeated in the body.
+    pub status: u16,
+    pub message: String,
+    /// Problems by field name; empty when the error is not about a field.
+    pub errors: BTreeMap<String, String>,
+    /// Always true.
+    pub error: bool,
+}
+
+#[derive(Debug)]
+pub struct ApiError {
+    pub status: StatusCode,
+    pub message: String,
+    pub errors: BTreeMap<String, String>,
+}
+
+impl ApiError {
+    pub fn new(status: StatusCode, message: impl Into<String>) -> Self {
+        Self { status, message: message.into(), errors: BTreeMap::new() }
+    }
+    pub fn unauthorized(message: &str) -> Self {
+        Self::new(StatusCode::UNAUTHORIZED, message)
+    }
+    pub fn not_found() -> Self {
+        Self::new(StatusCode::NOT_FOUND, "Not found")
+    }
+    pub fn not_implemented() -> Self {
+        Self::new(StatusCode::NOT_IMPLEMENTED, "Not implemented yet")
+    }
+    pub fn field(status: StatusCode, message: &str, field: &str, problem: &str) -> Self {
+        let mut e = Self::new(status, message);
+        e.errors.insert(field.into(), problem.into());
+        e
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let body = ErrorBody { status: self.status.as_u16(), message: self.message, errors: self.errors, error: true };
+        (self.status, axum::Json(body)).into_response()
+    }
+}
+
+/// The HTTP status for a gRPC code.
+pub fn http_status(code: Code) -> StatusCode {
+    match code {
+        Code::Ok => StatusCode::OK,
+        Code::InvalidArgument | Code::OutOfRange => StatusCode::UNPROCESSABLE_ENTITY,
+        Code::Unauthenticated => StatusCode::UNAUTHORIZED,
+        Code::PermissionDenied => StatusCode::FORBIDDEN,
+        Code::NotFound => StatusCode::NOT_FOUND,
+        Code::AlreadyExists | Code::Aborted | Code::FailedPrecondition => StatusCode::CONFLICT,
+        Code::ResourceExhausted => StatusCode::TOO_MANY_REQUESTS,
+        Code::Unimplemented => StatusCode::NOT_IMPLEMENTED,
+        Code::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+        Code::DeadlineExceeded => StatusCode::GATEWAY_TIMEOUT,
+        _ => StatusCode::INTERNAL_SERVER_ERROR,
+    }
+}
+
+impl From<tonic::Status> for ApiError {
+    fn from(s: tonic::Status) -> Self {
+        let status = http_status(s.code());
+        let message = match s.code() {
+            Code::Unavailable => "A service is unavailable, please try again shortly".to_string(),
+            Code::Internal | Code::Unknown | Code::DataLoss => "An unknown error occurred".to_string(),
+            _ if s.message().is_empty() => "An unknown error occurred".to_string(),
+            _ => s.message().to_string(),
+        };
+        if status.is_server_error() {
+            tracing::warn!(code = ?s.code(), message = s.message(), "service call failed");
+        }
+        ApiError { status, message, errors: portal_common::error::field_errors(&s) }
+    }
+}
+
+impl From<axum::extract::rejection::JsonRejection> for ApiError {
+    fn from(r: axum::extract::rejection::JsonRejection) -> Self {
+        ApiError::field(StatusCode::BAD_REQUEST, "The request body is not valid JSON for this call", "body", &r.body_text())
+    }
+}
+
+pub type ApiResult<T> = Result<T, ApiError>;

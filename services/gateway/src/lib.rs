@@ -1,0 +1,76 @@
+//! The gateway: the portal's only public surface. REST routes of the spec under `/api` call the
+//! gRPC services with the caller's identity in metadata; everything else is the front end.
+pub mod error;
+pub mod extract;
+pub mod routes;
+pub mod state;
+pub mod verify;
+pub mod web;
+
+use axum::http::{header, HeaderName, HeaderValue, StatusCode};
+use axum::routing::get;
+use axum::Router;
+use portal_common::config::Settings;
+use state::{AppState, Clients};
+use std::net::SocketAddr;
+use std::sync::Arc;
+use tokio::net::TcpListener;
+use tower_http::set_header::SetResponseHeaderLayer;
+use tower_http::trace::TraceLayer;
+
+/// The OpenAPI document of the REST side.
+pub fn openapi() -> utoipa::openapi::OpenApi {
+    routes::api().split_for_parts().1
+}
+
+pub fn router(state: AppState) -> Router {
+    let (api, doc) = routes::api().split_for_parts();
+    let doc = Arc::new(doc);
+    let mut app = api
+        .route("/api/openapi.json", get(move || async move { axum::Json(doc.as_ref().clone()) }))
+        .route("/mfe-manifest.json", get(web::manifest))
+        .route("/healthz", get(web::healthz));
+    if state.settings.is_dev() {
+        app = app.route("/_dev/outbox", get(web::outbox_html)).route("/_dev/outbox.json", get(web::outbox_json));
+    }
+    app.method_not_allowed_fallback(|| async { error::ApiError::new(StatusCode::METHOD_NOT_ALLOWED, "Method not allowed") })
+        .fallback(web::fallback)
+        .layer(SetResponseHeaderLayer::overriding(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")))
+        .layer(SetResponseHeaderLayer::overriding(
+            HeaderName::from_static("referrer-policy"),
+            HeaderValue::from_static("no-referrer"),
+        ))
+        .layer(TraceLayer::new_for_http())
+        .with_state(state)
+}
+
+pub struct Application {
+    listener: TcpListener,
+    addr: SocketAddr,
+    router: Router,
+}
+
+impl Application {
+    /// Connects to the services (waiting for the auth service's keys) and binds the listener.
+    pub async fn build(settings: Settings) -> anyhow::Result<Application> {
+        let clients = Clients::connect(&settings)?;
+        let verifier = Arc::new(verify::Verifier::connect(clients.auth.clone()).await?);
+        let listener = TcpListener::bind((settings.host.as_str(), settings.port)).await?;
+        let addr = listener.local_addr()?;
+        let state = AppState { settings: Arc::new(settings), clients, verifier };
+        Ok(Application { listener, addr, router: router(state) })
+    }
+
+    pub fn port(&self) -> u16 {
+        self.addr.port()
+    }
+
+    pub async fn run<F>(self, shutdown: F) -> anyhow::Result<()>
+    where
+        F: std::future::Future<Output = ()> + Send + 'static,
+    {
+        tracing::info!(addr = %self.addr, "gateway listening");
+        axum::serve(self.listener, self.router).with_graceful_shutdown(shutdown).await?;
+        Ok(())
+    }
+}

@@ -1,0 +1,16 @@
+//! `portal-gateway` serves the REST API and the front end; `portal-gateway openapi` prints the
+//! OpenAPI document (the front end's types are generated from it).
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    if std::env::args().nth(1).as_deref() == Some("openapi") {
+        println!("{}", portal_gateway::openapi().to_pretty_json()?);
+        return Ok(());
+    }
+    portal_common::telemetry::init();
+    let settings = portal_common::config::Settings::load()?;
+    let app = portal_gateway::Application::build(settings).await?;
+    app.run(async {
+        let _ = tokio::signal::ctrl_c().await;
+    })
+    .await
+}

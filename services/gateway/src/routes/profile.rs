@@ -1,0 +1,294 @@
+//! The signed-in member's own profile and what hangs off it. The profile id always comes from the
+//! session token, never from the request.
+use crate::error::ApiResult;
+use crate::extract::Member;
+use crate::state::AppState;
+use axum::extract::{Query, State};
+use axum::Json;
+use portal_proto::profile::v1 as pb;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::{router::OpenApiRouter, routes};
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(get_profile))
+        .routes(routes!(transactions))
+        .routes(routes!(rewards))
+        .routes(routes!(benefits))
+        .routes(routes!(balances))
+        .routes(routes!(tiers))
+        .routes(routes!(points))
+}
+
+fn iso(t: i64) -> String {
+    chrono::DateTime::from_timestamp(t, 0).map(|d| d.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)).unwrap_or_default()
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct Region {
+    pub handle: String,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct IdentityBody {
+    pub handle: String,
+    pub identifier: String,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct Attributes {
+    /// Messaging preferences by channel.
+    pub comms: BTreeMap<String, bool>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct ProfileBody {
+    pub id: String,
+    pub email: String,
+    pub first_name: String,
+    pub last_name: String,
+    pub region: Region,
+    pub tier_handle: String,
+    pub identities: Vec<IdentityBody>,
+    /// Values by namespace then handle, e.g. `locale.language`.
+    pub custom_attributes: BTreeMap<String, BTreeMap<String, String>>,
+    pub attributes: Attributes,
+}
+
+impl From<pb::Profile> for ProfileBody {
+    fn from(p: pb::Profile) -> Self {
+        let mut custom: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+        for a in p.custom_attributes {
+            custom.entry(a.namespace).or_default().insert(a.handle, a.value);
+        }
+        ProfileBody {
+            id: p.id,
+            email: p.email,
+            first_name: p.first_name,
+            last_name: p.last_name,
+            region: Region { handle: p.region_handle },
+            tier_handle: p.tier_handle,
+            identities: p.identities.into_iter().map(|i| IdentityBody { handle: i.handle, identifier: i.identifier }).collect(),
+            custom_attributes: custom,
+            attributes: Attributes { comms: p.comms.into_iter().collect() },
+        }
+    }
+}
+
+/// The caller's own profile.
+#[utoipa::path(get, path = "/api/profile", tag = "profile", security(("bearer" = [])),
+    responses((status = 200, body = ProfileBody), (status = 401, body = crate::error::ErrorBody)))]
+pub async fn get_profile(State(s): State<AppState>, m: Member) -> ApiResult<Json<ProfileBody>> {
+    let p = s.clients.profile.clone().get_profile(m.request(pb::GetProfileRequest {})).await?.into_inner();
+    Ok(Json(p.into()))
+}
+
+#[derive(Deserialize, IntoParams)]
+pub struct PageQuery {
+    /// 1-based page number.
+    pub page: Option<u32>,
+    /// Items per page, at most 100 (default 20).
+    pub per_page: Option<u32>,
+    /// Only `-transacted_at` (newest first) is supported.
+    pub sort: Option<String>,
+    pub include: Option<String>,
+    pub include_list_item: Option<String>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct ProductBody {
+    pub id: String,
+    pub name: String,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct TransactionItemBody {
+    pub id: String,
+    pub name: String,
+    pub quantity: i64,
+    /// Exact amount in cents (AUD).
+    pub amount_cents: i64,
+    pub product: Option<ProductBody>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct TransactionBody {
+    pub id: String,
+    /// RFC 3339, UTC.
+    pub transacted_at: String,
+    pub store: String,
+    pub total_cents: i64,
+    pub currency: String,
+    pub items: Vec<TransactionItemBody>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct PageMeta {
+    pub page: u32,
+    pub per_page: u32,
+    pub total: u64,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct TransactionPage {
+    pub data: Vec<TransactionBody>,
+    pub meta: PageMeta,
+}
+
+/// The caller's transactions, newest first, with items and products.
+#[utoipa::path(get, path = "/api/profile/transactions", tag = "profile", params(PageQuery), security(("bearer" = [])),
+    responses((status = 200, body = TransactionPage), (status = 401, body = crate::error::ErrorBody)))]
+pub async fn transactions(State(s): State<AppState>, m: Member, Query(q): Query<PageQuery>) -> ApiResult<Json<TransactionPage>> {
+    let req = pb::ListTransactionsRequest { page: q.page.unwrap_or(1), per_page: q.per_page.unwrap_or(20) };
+    let r = s.clients.profile.clone().list_transactions(m.request(req)).await?.into_inner();
+    let data = r
+        .transactions
+        .into_iter()
+        .map(|t| TransactionBody {
+            id: t.id,
+            transacted_at: iso(t.transacted_at),
+            store: t.store,
+            total_cents: t.total_cents,
+            currency: t.currency,
+            items: t
+                .items
+                .into_iter()
+                .map(|i| TransactionItemBody {
+                    id: i.id,
+                    name: i.name,
+                    quantity: i.quantity,
+                    amount_cents: i.amount_cents,
+                    product: i.product.map(|p| ProductBody { id: p.id, name: p.name }),
+                })
+                .collect(),
+        })
+        .collect();
+    Ok(Json(TransactionPage { data, meta: PageMeta { page: r.page, per_page: r.per_page, total: r.total } }))
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct RewardBody {
+    pub id: i64,
+    pub name: String,
+    pub description: String,
+    pub points_cost: i64,
+    pub issued_at: String,
+    pub expires_at: String,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct RewardList {
+    pub data: Vec<RewardBody>,
+}
+
+/// The caller's rewards issued up to now.
+#[utoipa::path(get, path = "/api/profile/rewards", tag = "profile", security(("bearer" = [])),
+    responses((status = 200, body = RewardList), (status = 401, body = crate::error::ErrorBody)))]
+pub async fn rewards(State(s): State<AppState>, m: Member) -> ApiResult<Json<RewardList>> {
+    let r = s.clients.profile.clone().list_rewards(m.request(pb::ListRewardsRequest {})).await?.into_inner();
+    let data = r
+        .rewards
+        .into_iter()
+        .map(|w| RewardBody {
+            id: w.id,
+            name: w.name,
+            description: w.description,
+            points_cost: w.points_cost,
+            issued_at: iso(w.issued_at),
+            expires_at: iso(w.expires_at),
+        })
+        .collect();
+    Ok(Json(RewardList { data }))
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct BenefitBody {
+    pub id: i64,
+    pub name: String,
+    pub description: String,
+    pub ends_at: String,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct BenefitList {
+    pub data: Vec<BenefitBody>,
+}
+
+/// The caller's offers (benefits).
+#[utoipa::path(get, path = "/api/profile/benefits", tag = "profile", security(("bearer" = [])),
+    responses((status = 200, body = BenefitList), (status = 401, body = crate::error::ErrorBody)))]
+pub async fn benefits(State(s): State<AppState>, m: Member) -> ApiResult<Json<BenefitList>> {
+    let r = s.clients.profile.clone().list_benefits(m.request(pb::ListBenefitsRequest {})).await?.into_inner();
+    let data = r
+        .benefits
+        .into_iter()
+        .map(|b| BenefitBody { id: b.id, name: b.name, description: b.description, ends_at: iso(b.ends_at) })
+        .collect();
+    Ok(Json(BenefitList { data }))
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct BalancesBody {
+    pub points: i64,
+    pub currency: String,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct BalancesResponse {
+    pub data: BalancesBody,
+}
+
+/// The caller's points balance.
+#[utoipa::path(get, path = "/api/profile/balances", tag = "profile", security(("bearer" = [])),
+    responses((status = 200, body = BalancesResponse), (status = 401, body = crate::error::ErrorBody)))]
+pub async fn balances(State(s): State<AppState>, m: Member) -> ApiResult<Json<BalancesResponse>> {
+    let r = s.clients.profile.clone().get_balances(m.request(pb::GetBalancesRequest {})).await?.into_inner();
+    Ok(Json(BalancesResponse { data: BalancesBody { points: r.points, currency: r.currency } }))
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct TierBody {
+    pub handle: String,
+    pub name: String,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct TierList {
+    pub data: Vec<TierBody>,
+}
+
+/// The tenant's tiers, lowest first.
+#[utoipa::path(get, path = "/api/profile/tiers", tag = "profile", security(("bearer" = [])),
+    responses((status = 200, body = TierList), (status = 401, body = crate::error::ErrorBody)))]
+pub async fn tiers(State(s): State<AppState>, m: Member) -> ApiResult<Json<TierList>> {
+    let r = s.clients.profile.clone().list_tiers(m.request(pb::ListTiersRequest {})).await?.into_inner();
+    Ok(Json(TierList { data: r.tiers.into_iter().map(|t| TierBody { handle: t.handle, name: t.name }).collect() }))
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct PointsBody {
+    pub id: i64,
+    pub points: i64,
+    pub reason: String,
+    pub issued_at: String,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct PointsList {
+    pub data: Vec<PointsBody>,
+}
+
+/// The caller's points ledger, oldest first (`sort=issued_at`).
+#[utoipa::path(get, path = "/api/profile/points", tag = "profile", security(("bearer" = [])),
+    responses((status = 200, body = PointsList), (status = 401, body = crate::error::ErrorBody)))]
+pub async fn points(State(s): State<AppState>, m: Member) -> ApiResult<Json<PointsList>> {
+    let r = s.clients.profile.clone().list_points(m.request(pb::ListPointsRequest {})).await?.into_inner();
+    let data = r
+        .entries
+        .into_iter()
+        .map(|e| PointsBody { id: e.id, points: e.points, reason: e.reason, issued_at: iso(e.issued_at) })
+        .collect();
+    Ok(Json(PointsList { data }))
+}

@@ -1,0 +1,43 @@
+//! Shared state of the gateway: settings, one gRPC client per service, the token verifier.
+use crate::verify::Verifier;
+use portal_common::config::Settings;
+use portal_proto::auth::v1::auth_service_client::AuthServiceClient;
+use portal_proto::connections::v1::connections_service_client::ConnectionsServiceClient;
+use portal_proto::profile::v1::profile_service_client::ProfileServiceClient;
+use portal_proto::qff::v1::qff_service_client::QffServiceClient;
+use portal_proto::refdata::v1::refdata_service_client::RefdataServiceClient;
+use std::sync::Arc;
+use tonic::transport::Channel;
+
+#[derive(Clone)]
+pub struct Clients {
+    pub auth: AuthServiceClient<Channel>,
+    pub profile: ProfileServiceClient<Channel>,
+    pub connections: ConnectionsServiceClient<Channel>,
+    pub qff: QffServiceClient<Channel>,
+    pub refdata: RefdataServiceClient<Channel>,
+    /// Raw channels by service name, for health checks.
+    pub channels: Vec<(&'static str, Channel)>,
+}
+
+impl Clients {
+    pub fn connect(s: &Settings) -> anyhow::Result<Clients> {
+        let ch = |name: &str| -> anyhow::Result<Channel> { portal_common::grpc::channel(&s.service_url(name)?) };
+        let (a, p, c, q, r) = (ch("auth")?, ch("profile")?, ch("connections")?, ch("qff")?, ch("refdata")?);
+        Ok(Clients {
+            auth: AuthServiceClient::new(a.clone()),
+            profile: ProfileServiceClient::new(p.clone()),
+            connections: ConnectionsServiceClient::new(c.clone()),
+            qff: QffServiceClient::new(q.clone()),
+            refdata: RefdataServiceClient::new(r.clone()),
+            channels: vec![("auth", a), ("profile", p), ("connections", c), ("qff", q), ("refdata", r)],
+        })
+    }
+}
+
+#[derive(Clone)]
+pub struct AppState {
+    pub settings: Arc<Settings>,
+    pub clients: Clients,
+    pub verifier: Arc<Verifier>,
+}

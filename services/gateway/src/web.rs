@@ -1,0 +1,152 @@
+//! Everything outside `/api`: the built shell and micro-frontends, the micro-frontend manifest
+//! (read from configuration on each request, so pointing an entry at a new build needs no
+//! restart), the SPA fallback for deep links, and in dev mode the outbox.
+use crate::error::ApiError;
+use crate::state::AppState;
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{Html, IntoResponse, Response};
+use axum::Json;
+use portal_proto::auth::v1::ListOutboxRequest;
+use serde::Serialize;
+use tower::ServiceExt;
+use tower_http::services::ServeDir;
+
+/// `/mfe-manifest.json`: where each micro-frontend's current build lives.
+pub async fn manifest(State(s): State<AppState>) -> Response {
+    let path = s.settings.manifest_path();
+    match tokio::fs::read(&path).await {
+        Ok(bytes) if serde_json::from_slice::<serde_json::Value>(&bytes).is_ok() => (
+            [(header::CONTENT_TYPE, "application/json"), (header::CACHE_CONTROL, "no-cache")],
+            bytes,
+        )
+            .into_response(),
+        Ok(_) => {
+            tracing::error!(path = %path.display(), "micro-frontend manifest is not valid JSON");
+            ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "The micro-frontend manifest is invalid").into_response()
+        }
+        Err(_) => ApiError::new(StatusCode::NOT_FOUND, "No micro-frontend manifest has been published").into_response(),
+    }
+}
+
+/// Files from the static directory; paths without a file extension get the shell's
+/// `index.html` so deep links such as `/profile` work. Unknown `/api` paths are JSON 404s.
+pub async fn fallback(State(s): State<AppState>, req: Request) -> Response {
+    let path = req.uri().path().to_string();
+    if path == "/api" || path.starts_with("/api/") {
+        return ApiError::not_found().into_response();
+    }
+    let dir = &s.settings.static_dir;
+    let dev = s.settings.is_dev();
+    let res = match ServeDir::new(dir).append_index_html_on_directories(false).oneshot(req).await {
+        Ok(r) => r.map(Body::new),
+        Err(never) => match never {},
+    };
+    if res.status() == StatusCode::NOT_FOUND || res.status() == StatusCode::METHOD_NOT_ALLOWED {
+        let last = path.rsplit('/').next().unwrap_or_default();
+        if last.contains('.') {
+            return ApiError::not_found().into_response();
+        }
+        return index(dir).await;
+    }
+    let mut res = res;
+    let cache = if dev || !(path.starts_with("/mfe/") || path.starts_with("/shell/")) {
+        "no-cache"
+    } else {
+        // Builds are published under versioned or content-hashed paths.
+        "public, max-age=31536000, immutable"
+    };
+    res.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
+    res
+}
+
+async fn index(dir: &std::path::Path) -> Response {
+    match tokio::fs::read(dir.join("index.html")).await {
+        Ok(bytes) => (
+            [(header::CONTENT_TYPE, "text/html; charset=utf-8"), (header::CACHE_CONTROL, "no-cache")],
+            bytes,
+        )
+            .into_response(),
+        Err(_) => ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "The front end has not been built: run `make run`").into_response(),
+    }
+}
+
+#[derive(Serialize)]
+pub struct OutboxEntry {
+    pub to: String,
+    pub subject: String,
+    pub text: String,
+    pub link: String,
+    pub sent_at: String,
+    pub channel: String,
+}
+
+async fn outbox_entries(s: &AppState) -> Result<Vec<OutboxEntry>, ApiError> {
+    let r = s.clients.auth.clone().list_outbox(ListOutboxRequest { limit: 100 }).await?.into_inner();
+    Ok(r.messages
+        .into_iter()
+        .map(|m| OutboxEntry { to: m.to, subject: m.subject, text: m.text, link: m.link, sent_at: m.sent_at, channel: m.channel })
+        .collect())
+}
+
+/// Dev mode only: outgoing email and SMS as JSON, newest first.
+pub async fn outbox_json(State(s): State<AppState>) -> Result<Json<Vec<OutboxEntry>>, ApiError> {
+    Ok(Json(outbox_entries(&s).await?))
+}
+
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+/// Dev mode only: the outbox as a page.
+pub async fn outbox_html(State(s): State<AppState>) -> Result<Html<String>, ApiError> {
+    let items = outbox_entries(&s).await?;
+    let mut html = String::from(
+        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\">\
+         <title>Dev outbox</title><style>body{font:16px system-ui,sans-serif;max-width:48rem;margin:2rem auto;padding:0 1rem}\
+         article{border:1px solid #ccc;border-radius:8px;padding:1rem;margin:1rem 0}pre{white-space:pre-wrap}</style></head>\
+         <body><h1>Dev outbox</h1><p>Email and SMS the portal would have sent, newest first.</p>",
+    );
+    if items.is_empty() {
+        html.push_str("<p>Nothing sent yet.</p>");
+    }
+    for m in items {
+        html.push_str(&format!(
+            "<article><h2>{}</h2><p>To {} by {} at <time>{}</time></p><pre>{}</pre>{}</article>",
+            esc(&m.subject),
+            esc(&m.to),
+            esc(&m.channel),
+            esc(&m.sent_at),
+            esc(&m.text),
+            if m.link.is_empty() { String::new() } else { format!("<p><a href=\"{0}\">Open the link</a></p>", esc(&m.link)) }
+        ));
+    }
+    html.push_str("</body></html>");
+    Ok(Html(html))
+}
+
+#[derive(Serialize)]
+pub struct Health {
+    pub status: &'static str,
+    pub services: std::collections::BTreeMap<&'static str, &'static str>,
+}
+
+/// Readiness: the gateway and every service's gRPC health check.
+pub async fn healthz(State(s): State<AppState>) -> (StatusCode, Json<Health>) {
+    use tonic_health::pb::{health_check_response::ServingStatus, health_client::HealthClient, HealthCheckRequest};
+    let mut services = std::collections::BTreeMap::new();
+    let mut ok = true;
+    for (name, ch) in &s.clients.channels {
+        let r = tokio::time::timeout(
+            std::time::Duration::from_secs(2),
+            HealthClient::new(ch.clone()).check(HealthCheckRequest { service: String::new() }),
+        )
+        .await;
+        let serving = matches!(r, Ok(Ok(ref resp)) if resp.get_ref().status == ServingStatus::Serving as i32);
+        ok &= serving;
+        services.insert(*name, if serving { "serving" } else { "not serving" });
+    }
+    let code = if ok { StatusCode::OK } else { StatusCode::SERVICE_UNAVAILABLE };
+    (code, Json(Health { status: if ok { "ok" } else { "degraded" }, services }))
+}

@@ -1,0 +1,147 @@
+//! The demo tenant's members and their history, seeded idempotently at start in the embedded
+//! default. Times are relative to now so the demo always looks current.
+use portal_common::db::Db;
+
+pub const DEMO_ID: &str = "prf_0000000000000000000000d1";
+pub const OTHER_ID: &str = "prf_0000000000000000000000d2";
+
+const DAY: i64 = 86_400;
+
+pub async fn seed(db: &Db, tenant: &str) -> anyhow::Result<()> {
+    let now = portal_common::now_unix();
+    let mut tx = db.pool.begin().await?;
+    for (handle, name, rank) in [("silver", "Silver", 1i64), ("gold", "Gold", 2), ("platinum", "Platinum", 3)] {
+        sqlx::query("INSERT INTO tiers (handle, name, rank) VALUES ($1, $2, $3) ON CONFLICT (handle) DO NOTHING")
+            .bind(handle)
+            .bind(name)
+            .bind(rank)
+            .execute(&mut *tx)
+            .await?;
+    }
+    for (id, email, first, last, tier) in [
+        (DEMO_ID, "demo@example.com", "Dana", "Demo", "gold"),
+        (OTHER_ID, "other@example.com", "Oliver", "Other", "silver"),
+    ] {
+        sqlx::query(
+            "INSERT INTO profiles (id, tenant, email, first_name, last_name, region_handle, tier_handle, created_at, updated_at)
+             VALUES ($1, $2, $3, $4, $5, 'au', $6, $7, $7) ON CONFLICT (id) DO NOTHING",
+        )
+        .bind(id)
+        .bind(tenant)
+        .bind(email)
+        .bind(first)
+        .bind(last)
+        .bind(tier)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query("INSERT INTO identities (profile_id, handle, identifier) VALUES ($1, 'email', $2) ON CONFLICT DO NOTHING")
+            .bind(id)
+            .bind(email)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query(
+            "INSERT INTO custom_attributes (profile_id, namespace, handle, value, updated_at)
+             VALUES ($1, 'locale', 'language', 'en', $2) ON CONFLICT DO NOTHING",
+        )
+        .bind(id)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+        for (channel, value) in [("email", 1i64), ("sms", 0), ("push", 1), ("post", 0)] {
+            sqlx::query("INSERT INTO comms (profile_id, channel, value, updated_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING")
+                .bind(id)
+                .bind(channel)
+                .bind(value)
+                .bind(now)
+                .execute(&mut *tx)
+                .await?;
+        }
+    }
+
+    // Demo member: three orders with items, rewards, offers and a points ledger.
+    let orders: [(&str, i64, &str, &[(&str, i64, i64, &str, &str)]); 3] = [
+        ("txn_demo_1", now - 2 * DAY, "Melbourne Central", &[("Linen shirt", 1, 8990, "prd_linen_shirt", "Linen shirt"), ("Canvas belt", 1, 4000, "prd_canvas_belt", "Canvas belt")]),
+        ("txn_demo_2", now - 9 * DAY, "Chadstone", &[("Merino crew knit", 1, 14900, "prd_merino_crew", "Merino crew knit")]),
+        ("txn_demo_3", now - 31 * DAY, "Online", &[("Chino shorts", 2, 6995, "prd_chino_shorts", "Chino shorts"), ("Return: Chino shorts", -1, -6995, "prd_chino_shorts", "Chino shorts")]),
+    ];
+    for (id, at, store, items) in orders {
+        let total: i64 = items.iter().map(|(_, q, c, _, _)| if *q < 0 { *c } else { q * c }).sum();
+        sqlx::query(
+            "INSERT INTO transactions (id, profile_id, transacted_at, store, total_cents, currency)
+             VALUES ($1, $2, $3, $4, $5, 'AUD') ON CONFLICT (id) DO NOTHING",
+        )
+        .bind(id)
+        .bind(DEMO_ID)
+        .bind(at)
+        .bind(store)
+        .bind(total)
+        .execute(&mut *tx)
+        .await?;
+        for (pos, (name, qty, cents, pid, pname)) in items.iter().enumerate() {
+            sqlx::query(
+                "INSERT INTO transaction_items (id, transaction_id, position, name, quantity, amount_cents, product_id, product_name)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (id) DO NOTHING",
+            )
+            .bind(format!("{id}_item{pos}"))
+            .bind(id)
+            .bind(pos as i64)
+            .bind(*name)
+            .bind(*qty)
+            .bind(*cents)
+            .bind(*pid)
+            .bind(*pname)
+            .execute(&mut *tx)
+            .await?;
+        }
+    }
+    for (id, name, desc, cost, issued, expires) in [
+        (101i64, "$10 voucher", "Take $10 off your next purchase of $50 or more.", 1000i64, now - 5 * DAY, now + 60 * DAY),
+        (102, "Free coffee", "A regular coffee at any participating store café.", 300, now - DAY, now + 14 * DAY),
+    ] {
+        sqlx::query(
+            "INSERT INTO rewards (id, profile_id, name, description, points_cost, issued_at, expires_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO NOTHING",
+        )
+        .bind(id)
+        .bind(DEMO_ID)
+        .bind(name)
+        .bind(desc)
+        .bind(cost)
+        .bind(issued)
+        .bind(expires)
+        .execute(&mut *tx)
+        .await?;
+    }
+    for (id, name, desc, ends) in [
+        (201i64, "Double points weekend", "Earn twice the points on everything you buy this weekend.", now + 3 * DAY),
+        (202, "Birthday gift", "Enjoy 20% off one full-price item during your birthday month.", now + 25 * DAY),
+    ] {
+        sqlx::query("INSERT INTO benefits (id, profile_id, name, description, ends_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING")
+            .bind(id)
+            .bind(DEMO_ID)
+            .bind(name)
+            .bind(desc)
+            .bind(ends)
+            .execute(&mut *tx)
+            .await?;
+    }
+    for (id, pid, pts, reason, at) in [
+        (1i64, DEMO_ID, 1500i64, "Welcome bonus", now - 120 * DAY),
+        (2, DEMO_ID, 70, "Purchase at Online", now - 31 * DAY),
+        (3, DEMO_ID, 149, "Purchase at Chadstone", now - 9 * DAY),
+        (4, DEMO_ID, 130, "Purchase at Melbourne Central", now - 2 * DAY),
+        (5, OTHER_ID, 500, "Welcome bonus", now - 40 * DAY),
+    ] {
+        sqlx::query("INSERT INTO points (id, profile_id, points, reason, issued_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING")
+            .bind(id)
+            .bind(pid)
+            .bind(pts)
+            .bind(reason)
+            .bind(at)
+            .execute(&mut *tx)
+            .await?;
+    }
+    tx.commit().await?;
+    Ok(())
+}

@@ -1,0 +1,91 @@
+//! The profile service: member profiles and everything that hangs off them. Member-scoped RPCs
+//! take the profile id from the caller's metadata only.
+mod demo;
+mod error;
+mod store;
+
+use portal_common::config::Settings;
+use portal_common::db::Db;
+use portal_common::grpc::GrpcApp;
+use portal_common::identity::Caller;
+use portal_proto::profile::v1::{self as pb, profile_service_server::{ProfileService, ProfileServiceServer}};
+use tonic::{Request, Response, Status};
+
+pub use error::ProfileError;
+
+pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
+
+/// Connects storage, migrates, seeds demo data if configured, and binds the service.
+pub async fn build(settings: &Settings) -> anyhow::Result<GrpcApp> {
+    let db = Db::connect(settings, "profile", &MIGRATOR).await?;
+    if settings.demo_data {
+        demo::seed(&db, &settings.tenant).await?;
+    }
+    let svc = Profiles { db, tenant: settings.tenant.clone() };
+    let routes = tonic::service::Routes::new(ProfileServiceServer::new(svc));
+    GrpcApp::bind(settings, "portal.profile.v1.ProfileService", routes).await
+}
+
+#[derive(Clone)]
+pub struct Profiles {
+    db: Db,
+    tenant: String,
+}
+
+fn caller<T>(req: &Request<T>) -> Result<Caller, Status> {
+    Caller::from_metadata(req.metadata())
+}
+
+#[tonic::async_trait]
+impl ProfileService for Profiles {
+    #[tracing::instrument(skip_all)]
+    async fn get_profile(&self, req: Request<pb::GetProfileRequest>) -> Result<Response<pb::Profile>, Status> {
+        let c = caller(&req)?;
+        Ok(Response::new(store::profile(&self.db, &c.profile_id).await?))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn find_by_email(&self, req: Request<pb::FindByEmailRequest>) -> Result<Response<pb::FindByEmailResponse>, Status> {
+        let email = req.into_inner().email.trim().to_lowercase();
+        Ok(Response::new(store::find_by_email(&self.db, &self.tenant, &email).await?))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn list_transactions(&self, req: Request<pb::ListTransactionsRequest>) -> Result<Response<pb::ListTransactionsResponse>, Status> {
+        let c = caller(&req)?;
+        let r = req.into_inner();
+        let page = r.page.max(1);
+        let per_page = if r.per_page == 0 { 20 } else { r.per_page.min(100) };
+        Ok(Response::new(store::transactions(&self.db, &c.profile_id, page, per_page).await?))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn list_rewards(&self, req: Request<pb::ListRewardsRequest>) -> Result<Response<pb::ListRewardsResponse>, Status> {
+        let c = caller(&req)?;
+        Ok(Response::new(pb::ListRewardsResponse { rewards: store::rewards(&self.db, &c.profile_id).await? }))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn list_benefits(&self, req: Request<pb::ListBenefitsRequest>) -> Result<Response<pb::ListBenefitsResponse>, Status> {
+        let c = caller(&req)?;
+        Ok(Response::new(pb::ListBenefitsResponse { benefits: store::benefits(&self.db, &c.profile_id).await? }))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn get_balances(&self, req: Request<pb::GetBalancesRequest>) -> Result<Response<pb::Balances>, Status> {
+        let c = caller(&req)?;
+        let points = store::points_balance(&self.db, &c.profile_id).await?;
+        Ok(Response::new(pb::Balances { points, currency: "AUD".into() }))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn list_tiers(&self, _req: Request<pb::ListTiersRequest>) -> Result<Response<pb::ListTiersResponse>, Status> {
+        Ok(Response::new(pb::ListTiersResponse { tiers: store::tiers(&self.db).await? }))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn list_points(&self, req: Request<pb::ListPointsRequest>) -> Result<Response<pb::ListPointsResponse>, Status> {
+        let c = caller(&req)?;
+        Ok(Response::new(pb::ListPointsResponse { entries: store::points(&self.db, &c.profile_id).await? }))
+    }
+}
