@@ -70,22 +70,30 @@ function registerRoutes(): void {
   }
 }
 
-function applyManifest(next: MfeManifest, force = false): void {
+function applyManifest(next: MfeManifest): void {
+  const added = [];
+  const changed = [];
+  for (const [name, { entry }] of Object.entries(next)) {
+    if (!manifest[name]) added.push({ name, entry });
+    else if (manifest[name].entry !== entry) changed.push({ name, entry });
+  }
   manifest = next;
-  const remotes = Object.entries(next).map(([name, { entry }]) => ({ name, entry }));
-  registerRemotes(remotes, { force });
+  if (added.length) registerRemotes(added);
+  if (changed.length) registerRemotes(changed, { force: true });
 }
 
-async function boot(force = false): Promise<void> {
+async function boot(): Promise<void> {
   remoteStatus.set({ manifest: 'loading', failed: [] });
   try {
-    applyManifest(await fetchManifest(), force);
+    applyManifest(await fetchManifest());
     remoteStatus.set({ manifest: 'ready' });
   } catch (err) {
     console.error('Could not load /mfe-manifest.json', err);
     remoteStatus.set({ manifest: 'failed' });
   }
   triggerAppChange();
+  // single-spa retries an app that failed to load only 200 ms after the failure.
+  setTimeout(() => triggerAppChange(), 250);
 }
 
 function mountHomeParcel(el: HTMLElement): () => void {
@@ -108,7 +116,7 @@ function mountHomeParcel(el: HTMLElement): () => void {
 export async function startFederation(): Promise<void> {
   registerRoutes();
   setHomeParcelMounter(mountHomeParcel);
-  setRetryHandler(() => void boot(true));
+  setRetryHandler(() => void boot());
   authStore.subscribe(() => triggerAppChange());
   start({ urlRerouteOnly: true });
   await boot();
