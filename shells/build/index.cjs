@@ -67,6 +67,16 @@ function swcRule() {
   };
 }
 
+/** index.html for running one MFE without the shell (styles from the shell's CSS). */
+function standalonePage(title) {
+  const HtmlWebpackPlugin = require('html-webpack-plugin');
+  const css = fs.readFileSync(path.join(__dirname, '..', 'portal', 'src', 'portal.css'), 'utf8');
+  return new HtmlWebpackPlugin({
+    templateContent: `<!doctype html><html lang="en" dir="ltr"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title><style>${css}</style></head><body><main id="main"><div id="root"></div></main></body></html>`,
+    chunks: ['main'],
+  });
+}
+
 /** Reads a CLI `--env key=value` or an environment variable, CLI first. */
 function setting(env, key, envName, fallback) {
   if (env && env[key] !== undefined && env[key] !== true) return String(env[key]);
@@ -87,10 +97,11 @@ function createMfeConfig({ dir, exposes }) {
     const name = (pkg.portal && pkg.portal.federationName) || pkg.name.replace(/[^a-zA-Z0-9_]/g, '_');
     const version = setting(env, 'version', 'MFE_VERSION', pkg.version);
     const outDir = path.resolve(setting(env, 'outDir', 'MFE_OUT_DIR', path.join(dir, 'dist')));
-    const publicPath = setting(env, 'publicPath', 'MFE_PUBLIC_PATH', `/mfe/${pkg.name}/${version}/`);
     const mode = argv.mode || 'production';
-    // Standalone development build adds the src/index.ts entry; published builds are the remote only.
+    // Standalone development build adds the src/index.ts entry and an index.html;
+    // published builds are the remote only.
     const standalone = setting(env, 'standalone', 'MFE_STANDALONE', '') === '1';
+    const publicPath = setting(env, 'publicPath', 'MFE_PUBLIC_PATH', standalone ? '/' : `/mfe/${pkg.name}/${version}/`);
     return {
       mode,
       context: dir,
@@ -111,6 +122,7 @@ function createMfeConfig({ dir, exposes }) {
       performance: { hints: false },
       cache: false,
       plugins: [
+        standalone && standalonePage(pkg.name),
         new (require('webpack').DefinePlugin)({ __MFE_VERSION__: JSON.stringify(version) }),
         new ModuleFederationPlugin({
           name,
@@ -122,7 +134,7 @@ function createMfeConfig({ dir, exposes }) {
           experiments: { optimization: { disableSnapshot: true, disableRemote: !standalone, target: 'web' } },
           dts: false,
         }),
-      ],
+      ].filter(Boolean),
     };
   };
 }
