@@ -1,4 +1,4 @@
-import { fireEvent, screen } from '@testing-library/react';
+import { act, fireEvent, screen } from '@testing-library/react';
 import { authStore, initAuth } from '@portal/runtime';
 import { makeToken, stubFetch } from '@portal/build/src/fetch-stub';
 import { renderAt } from './setup';
@@ -13,7 +13,9 @@ describe('login', () => {
     });
     renderAt('/?redirect=%2Fprofile');
     fireEvent.change(screen.getByLabelText('Email address'), { target: { value: 'demo@example.com' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Email me a sign-in link' }));
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Email me a sign-in link' }));
+    });
     expect(await screen.findByText('If that address has an account, a sign-in link is on its way.')).toBeInTheDocument();
     expect(stub.calls[0]).toMatchObject({ method: 'POST', path: '/api/auth', body: { email: 'demo@example.com', redirect: '/profile' } });
     stub.restore();
@@ -25,7 +27,9 @@ describe('login', () => {
     });
     renderAt('/');
     fireEvent.change(screen.getByLabelText('Email address'), { target: { value: 'nope' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Email me a sign-in link' }));
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Email me a sign-in link' }));
+    });
     expect(await screen.findByRole('alert')).toHaveTextContent('Please enter a valid email address.');
     expect(stub.calls[0].body).toEqual({ email: 'nope', redirect: '/home' });
     stub.restore();
@@ -48,12 +52,15 @@ describe('login', () => {
     stub.restore();
   });
 
-  it('redirects a signed-in visitor from / to /home', () => {
+  it('redirects a signed-in visitor from / to /home', async () => {
     localStorage.setItem('portal.auth', makeToken({ pid: 'p', exp: Math.floor(Date.now() / 1000) + 600 }));
     initAuth();
     const stub = stubFetch({});
     renderAt('/');
     expect(window.location.pathname).toBe('/home');
+    await act(async () => {
+      await new Promise((r) => setTimeout(r, 0));
+    });
     stub.restore();
   });
 });
