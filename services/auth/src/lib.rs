@@ -187,3 +187,10 @@ impl AuthService for Auth {
         Ok(Response::new(pb::ListOutboxResponse { messages }))
     }
 }
+
+/// The current signing key from the service's store, for tooling and tests that must mint a
+/// token the gateway will recognise (an already-expired one, say).
+pub async fn current_signer(settings: &Settings) -> anyhow::Result<token::Signer> {
+    let db = Db::connect(settings, "auth", &MIGRATOR).await?;
+    Ok(keys::load_or_create(&db).await?.signer)
+}

@@ -1,0 +1,6 @@
+CREATE TABLE things (
+    id TEXT PRIMARY KEY,
+    n BIGINT NOT NULL,
+    price DOUBLE PRECISION NOT NULL,
+    note TEXT
+);

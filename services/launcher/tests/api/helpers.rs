@@ -1,0 +1,165 @@
+//! `spawn_app` starts the real portal (every service and the gateway) on port 0 with its own
+//! storage: a temp dir of SQLite files and an in-process KV, or unique PostgreSQL schemas and a
+//! unique Redis prefix when `external`. `TestApp` has one helper per endpoint the tests use.
+use portal_common::config::{Mode, Settings};
+use secrecy::SecretString;
+use serde_json::{json, Value};
+
+pub struct TestApp {
+    pub base: String,
+    pub http: reqwest::Client,
+    pub settings: Settings,
+    stack: Option<portal_launcher::Stack>,
+    _dir: tempfile::TempDir,
+}
+
+pub struct Options {
+    pub external: bool,
+    pub mode: Mode,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { external: false, mode: Mode::Dev }
+    }
+}
+
+/// Starts the portal; `None` when an external backend is asked for but not configured.
+pub async fn spawn_app(opts: Options) -> Option<TestApp> {
+    let dir = tempfile::tempdir().unwrap();
+    let static_dir = dir.path().join("public");
+    std::fs::create_dir_all(static_dir.join("assets")).unwrap();
+    std::fs::write(static_dir.join("index.html"), "<!doctype html><title>shell</title>").unwrap();
+    std::fs::write(static_dir.join("assets/app.js"), "console.log(1)").unwrap();
+    std::fs::write(
+        static_dir.join("mfe-manifest.json"),
+        r#"{"mfe_profile":{"entry":"/mfe/mfe-profile/0.1.0/mf-manifest.json","version":"0.1.0"}}"#,
+    )
+    .unwrap();
+    let tenant = dir.path().join("tenant.json");
+    std::fs::write(
+        &tenant,
+        json!({
+            "general": {"tenant": "demo", "siteMeta": {"title": "My account"}, "smtpPassword": "hunter2"},
+            "components": {"qantas": {"apiKey": "partner-key", "redemption": {"type": "points"}}},
+            "secrets": {"jwt": "s3cret"},
+            "languages": ["en", "ar"],
+            "lastUpdated": 1_763_683_200
+        })
+        .to_string(),
+    )
+    .unwrap();
+    let mut settings = Settings {
+        mode: opts.mode,
+        port: 0,
+        data_dir: dir.path().join("data"),
+        static_dir,
+        tenant_config: tenant,
+        kv_prefix: portal_common::new_id("t_") + ":",
+        schema_prefix: portal_common::new_id("t") + "_",
+        ..Settings::default()
+    };
+    if opts.external {
+        let (Ok(db), Ok(redis)) = (std::env::var("DATABASE_URL"), std::env::var("REDIS_URL")) else {
+            eprintln!("skipped: DATABASE_URL and REDIS_URL are not both set");
+            return None;
+        };
+        settings.database_url = Some(SecretString::from(db));
+        settings.redis_url = Some(SecretString::from(redis));
+    }
+    let stack = portal_launcher::start(settings).await.expect("portal starts");
+    let base = format!("http://127.0.0.1:{}", stack.gateway_port);
+    let settings = stack.settings.clone();
+    Some(TestApp { base, http: reqwest::Client::new(), settings, stack: Some(stack), _dir: dir })
+}
+
+pub struct Reply {
+    pub status: u16,
+    pub body: Value,
+}
+
+impl TestApp {
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{}", self.base, path)
+    }
+
+    pub async fn call(&self, method: &str, path: &str, token: Option<&str>, body: Option<Value>) -> Reply {
+        let mut rb = self.http.request(method.parse().unwrap(), self.url(path));
+        if let Some(t) = token {
+            rb = rb.bearer_auth(t);
+        }
+        if let Some(b) = body {
+            rb = rb.json(&b);
+        }
+        let res = rb.send().await.expect("request sent");
+        let status = res.status().as_u16();
+        let text = res.text().await.unwrap();
+        let body = serde_json::from_str(&text).unwrap_or(Value::String(text));
+        Reply { status, body }
+    }
+
+    pub async fn get(&self, path: &str, token: Option<&str>) -> Reply {
+        self.call("GET", path, token, None).await
+    }
+
+    pub async fn request_link(&self, email: &str, redirect: &str) -> Reply {
+        self.call("POST", "/api/auth", None, Some(json!({"email": email, "redirect": redirect}))).await
+    }
+
+    pub async fn outbox(&self) -> Vec<Value> {
+        let r = self.get("/_dev/outbox.json", None).await;
+        assert_eq!(r.status, 200, "{:?}", r.body);
+        r.body.as_array().unwrap().clone()
+    }
+
+    /// The token of the newest emailed link to `email`.
+    pub async fn link_token_for(&self, email: &str) -> (String, url::Url) {
+        let outbox = self.outbox().await;
+        let m = outbox.iter().find(|m| m["to"] == email).unwrap_or_else(|| panic!("no email to {email}"));
+        let link = url::Url::parse(m["link"].as_str().unwrap()).unwrap();
+        let token = link.query_pairs().find(|(k, _)| k == "token").unwrap().1.to_string();
+        (token, link)
+    }
+
+    pub async fn exchange(&self, link_token: &str) -> Reply {
+        self.call("POST", "/api/auth/exchange", None, Some(json!({"token": link_token}))).await
+    }
+
+    /// Signs in through the emailed link and returns the session token.
+    pub async fn sign_in(&self, email: &str) -> String {
+        assert_eq!(self.request_link(email, "/home").await.status, 200);
+        let (t, _) = self.link_token_for(email).await;
+        let r = self.exchange(&t).await;
+        assert_eq!(r.status, 200, "{:?}", r.body);
+        r.body["token"].as_str().unwrap().to_string()
+    }
+
+    pub async fn stop(mut self) {
+        if let Some(stack) = self.stack.take() {
+            let settings = stack.settings.clone();
+            stack.stop().await.unwrap();
+            if settings.database_url.is_some() {
+                drop_schemas(&settings).await;
+            }
+        }
+    }
+}
+
+async fn drop_schemas(s: &Settings) {
+    use secrecy::ExposeSecret;
+    use sqlx::{Connection, Executor};
+    sqlx::any::install_default_drivers();
+    let mut c = sqlx::AnyConnection::connect(s.database_url.as_ref().unwrap().expose_secret()).await.unwrap();
+    for svc in ["auth", "profile", "connections", "qff", "refdata"] {
+        c.execute(format!("DROP SCHEMA IF EXISTS {}{} CASCADE", s.schema_prefix, svc).as_str()).await.unwrap();
+    }
+}
+
+/// Asserts the spec's error shape with the given status.
+pub fn assert_error_shape(r: &Reply, status: u16) {
+    assert_eq!(r.status, status, "{:?}", r.body);
+    assert_eq!(r.body["status"], status, "{:?}", r.body);
+    assert_eq!(r.body["error"], true);
+    assert!(r.body["message"].as_str().is_some_and(|m| !m.is_empty()));
+    assert!(r.body["errors"].is_object());
+}
