@@ -1,0 +1,36 @@
+# The two commands the README leads with:
+#   make run   build front end and back end, run the portal on http://localhost:8080 with demo data
+#   make test  every test: cargo (unit + integration), jest (every front-end package), e2e (Chromium)
+.PHONY: run test build build-web build-rust node-deps e2e-deps api-types check-api-types clean
+
+PORT ?= 8080
+
+run: build
+	PORT=$(PORT) ./target/debug/portal
+
+build: build-web build-rust
+
+node-deps: node_modules/.package-lock.json
+node_modules/.package-lock.json: package.json package-lock.json
+	npm ci --no-audit --no-fund
+
+e2e-deps: e2e/node_modules/.package-lock.json
+e2e/node_modules/.package-lock.json: e2e/package.json e2e/package-lock.json
+	npm ci --prefix e2e --no-audit --no-fund
+
+build-web: node-deps
+	npm run build
+
+build-rust:
+	cargo build -p portal-launcher -p portal-gateway
+
+# Regenerate the front end's REST types from the gateway's OpenAPI document.
+api-types: build-rust
+	./target/debug/portal-gateway openapi > openapi.json
+	npm run gen:api
+
+test: node-deps e2e-deps
+	bash tools/test-all.sh
+
+clean:
+	rm -rf target public data .cache .tmp

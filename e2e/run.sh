@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Builds the portal, starts it on a free port with fresh embedded storage (SQLite in a temp
+# dir, in-process KV) and its own copy of public/, runs the browser tests, stops it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+npm run build
+cargo build -q -p portal-launcher
+work=$(mktemp -d "${TMPDIR:-/tmp}/portal-e2e.XXXXXX")
+cp -r public "$work/public"
+port=$(node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")
+env -u DATABASE_URL -u REDIS_URL PORT="$port" PORTAL_DATA_DIR="$work/data" PORTAL_STATIC_DIR="$work/public" \
+  PORTAL_PUBLIC_URL="http://localhost:$port" RUST_LOG=warn ./target/debug/portal > "$work/portal.log" 2>&1 &
+pid=$!
+cleanup() { kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; rm -rf "$work"; }
+trap cleanup EXIT
+for _ in $(seq 1 300); do
+  curl -sf "http://localhost:$port/healthz" >/dev/null && break
+  kill -0 "$pid" 2>/dev/null || { cat "$work/portal.log"; exit 1; }
+  sleep 0.1
+done
+rc=0
+PORTAL_URL="http://localhost:$port" PORTAL_STATIC_DIR="$work/public" npm test --prefix e2e || rc=$?
+[ "$rc" -eq 0 ] || { echo "--- portal log"; tail -50 "$work/portal.log"; }
+exit "$rc"

@@ -1,0 +1,58 @@
+// Shared by the browser tests: one Chromium (Debian's), a page per test, the dev outbox.
+import { chromium } from 'playwright-core';
+import { after, before } from 'node:test';
+
+export const BASE = process.env.PORTAL_URL ?? 'http://localhost:8080';
+export const STATIC_DIR = process.env.PORTAL_STATIC_DIR;
+
+let browser;
+
+// Playwright gives a non-persistent launch its own fresh, temporary profile.
+before(async () => {
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: [
+      '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+    ],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+/** A fresh browser context (no stored session) and page. */
+export async function newPage({ width = 390, height = 844 } = {}) {
+  const context = await browser.newContext({ viewport: { width, height } });
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e));
+  page.errors = errors;
+  return page;
+}
+
+/** The newest email to `to` in the dev outbox. */
+export async function latestEmail(to, { after: since = 0 } = {}) {
+  for (let i = 0; i < 50; i++) {
+    const res = await fetch(`${BASE}/_dev/outbox.json`);
+    const list = await res.json();
+    const m = list.find((x) => x.to === to && Date.parse(x.sent_at) >= since);
+    if (m) return m;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no email to ${to}`);
+}
+
+/** Signs in through the login page and the emailed link; returns the page on /home. */
+export async function signIn(page, email = 'demo@example.com', startPath = '/') {
+  const since = Date.now() - 1000;
+  await page.goto(`${BASE}${startPath}`);
+  await page.getByLabel('Email address').fill(email);
+  await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
+  await page.getByText('If that address has an account, a sign-in link is on its way.').waitFor();
+  const mail = await latestEmail(email, { after: since });
+  await page.goto(mail.link);
+  return mail;
+}

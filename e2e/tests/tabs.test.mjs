@@ -1,0 +1,48 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { BASE, newPage, signIn } from './helpers.mjs';
+
+test('every micro-frontend renders its page from the API', async () => {
+  const page = await newPage({ width: 1280, height: 900 });
+  const remotes = new Set();
+  page.on('request', (r) => {
+    const m = r.url().match(/\/mfe\/([^/]+)\//);
+    if (m) remotes.add(m[1]);
+  });
+  await signIn(page);
+  await page.waitForURL((u) => u.pathname === '/home');
+  // mfe-qff is mounted on /home.
+  await page.getByText('1900123456').waitFor();
+
+  await page.goto(`${BASE}/transactions`);
+  await page.getByRole('heading', { name: 'My Orders', level: 1 }).waitFor();
+  await page.getByText('Melbourne Central').first().waitFor();
+  await page.getByText('$129.90').first().waitFor();
+
+  await page.goto(`${BASE}/rewards`);
+  await page.getByRole('heading', { name: 'Rewards', level: 1 }).waitFor();
+  await page.getByText('$10 voucher').first().waitFor();
+
+  await page.goto(`${BASE}/offers`);
+  await page.getByRole('heading', { name: 'Offers', level: 1 }).waitFor();
+  await page.getByText('Double points weekend').first().waitFor();
+
+  assert.deepEqual([...remotes].sort(), ['mfe-orders', 'mfe-qff', 'mfe-rewards'], 'each page came from its remote');
+  assert.deepEqual(page.errors, []);
+});
+
+test('?lang=ar turns the page right-to-left; an unknown language is ignored', async () => {
+  const page = await newPage();
+  await page.goto(`${BASE}/?lang=ar`);
+  await page.waitForFunction(() => document.documentElement.dir === 'rtl');
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'ar');
+  await page.getByRole('button', { name: 'Email me a sign-in link' }).waitFor({ state: 'detached', timeout: 5000 }).catch(() => {
+    throw new Error('the login button is still in English under ?lang=ar');
+  });
+
+  const other = await newPage();
+  await other.goto(`${BASE}/?lang=xx`);
+  await other.getByRole('button', { name: 'Email me a sign-in link' }).waitFor();
+  assert.equal(await other.evaluate(() => document.documentElement.dir), 'ltr');
+  assert.equal(await other.evaluate(() => document.documentElement.lang), 'en');
+});

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Runs every test of the project and ends with one line: `N passed, N failed`.
+#   1. cargo: unit and integration tests (storage/KV tests use PostgreSQL and Redis too when
+#      DATABASE_URL and REDIS_URL are set)
+#   2. the OpenAPI document and the front end's generated types agree
+#   3. jest in every front-end package
+#   4. e2e: the built portal on a free port with fresh embedded storage, driven by Chromium
+set -uo pipefail
+cd "$(dirname "$0")/.."
+logs=.cache/test-logs
+mkdir -p "$logs"
+passed=0
+failed=0
+add() { passed=$((passed + $1)); failed=$((failed + $2)); }
+
+echo "== cargo test"
+cargo test --workspace --no-fail-fast 2>&1 | tee "$logs/cargo.log"
+cargo_rc=${PIPESTATUS[0]}
+read -r p f < <(awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($(i+1) ~ /^passed/) p += $i; if ($(i+1) ~ /^failed/) f += $i } } END { print p+0, f+0 }' "$logs/cargo.log")
+[ "$cargo_rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1   # a build failure counts as a failure
+add "$p" "$f"
+
+echo "== OpenAPI document vs generated front-end types"
+if ./target/debug/portal-gateway openapi > .cache/openapi.json \
+   && npx --no-install openapi-typescript .cache/openapi.json -o .cache/schema.d.ts >/dev/null 2>&1 \
+   && diff -q .cache/schema.d.ts shells/runtime/src/api/schema.d.ts >/dev/null; then
+  echo "types are current"; add 1 0
+else
+  echo "FAILED: shells/runtime/src/api/schema.d.ts is stale: run 'make api-types'"; add 0 1
+fi
+
+echo "== jest"
+npm test 2>&1 | tee "$logs/jest.log"
+jest_rc=${PIPESTATUS[0]}
+read -r p f < <(grep -E '^[0-9]+ passed, [0-9]+ failed' "$logs/jest.log" | tail -1 | awk '{ print $1, $3 }')
+p=${p:-0}; f=${f:-0}
+[ "$jest_rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
+add "$p" "$f"
+
+echo "== e2e"
+bash e2e/run.sh 2>&1 | tee "$logs/e2e.log"
+e2e_rc=${PIPESTATUS[0]}
+p=$(grep -E '^# pass [0-9]+' "$logs/e2e.log" | tail -1 | awk '{ print $3 }')
+f=$(grep -E '^# fail [0-9]+' "$logs/e2e.log" | tail -1 | awk '{ print $3 }')
+p=${p:-0}; f=${f:-0}
+[ "$e2e_rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
+add "$p" "$f"
+
+echo
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
