@@ -21,7 +21,7 @@ export function QffPanel() {
           <dd>{query.data.qff_number}</dd>
           <dt>{t('qff.points')}</dt>
           <dd>
-            <strong>{new Intl.NumberFormat(localeFor(i18n.language)).format(query.data.points)}</strong>
+            <strong>{new Intl.NumberFormat(localeFor(i18n.language)).format(query.data.points ?? 0)}</strong>
           </dd>
         </dl>
       ) : (
