@@ -1,0 +1,38 @@
+// Screenshots of the main pages, signed in, in English and Arabic, at phone and desktop width:
+//   PORTAL_URL=http://localhost:8080 node e2e/screenshots.mjs [out-dir]
+import { chromium } from 'playwright-core';
+import fs from 'node:fs';
+
+const BASE = process.env.PORTAL_URL ?? 'http://localhost:8080';
+const out = process.argv[2] ?? '.cache/screenshots';
+fs.mkdirSync(out, { recursive: true });
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});
+const pages = ['/', '/home', '/profile', '/transactions', '/rewards', '/offers'];
+for (const [label, viewport] of [['phone', { width: 390, height: 844 }], ['desktop', { width: 1280, height: 800 }]]) {
+  for (const lang of ['en', 'ar']) {
+    const ctx = await browser.newContext({ viewport });
+    const page = await ctx.newPage();
+    await page.goto(`${BASE}/?lang=${lang}`);
+    await page.screenshot({ path: `${out}/${label}-${lang}-login.png`, fullPage: true });
+    const since = Date.now() - 1000;
+    await page.fill('input[type=email]', 'demo@example.com');
+    await page.press('input[type=email]', 'Enter');
+    await page.waitForTimeout(500);
+    const mail = (await (await fetch(`${BASE}/_dev/outbox.json`)).json()).find((m) => Date.parse(m.sent_at) >= since);
+    await page.goto(mail.link);
+    await page.waitForURL((u) => u.pathname === '/home');
+    for (const p of pages.slice(1)) {
+      await page.goto(`${BASE}${p}`);
+      await page.waitForLoadState('networkidle');
+      await page.waitForTimeout(300);
+      await page.screenshot({ path: `${out}/${label}-${lang}${p.replace(/\//g, '-')}.png`, fullPage: true });
+    }
+    await ctx.close();
+  }
+}
+await browser.close();
+console.log(`screenshots in ${out}`);
