@@ -11,12 +11,14 @@ run: build
 build: build-web build-rust
 
 node-deps: node_modules/.package-lock.json
+# npm install, not npm ci: the lock file (written by npm 11 on linux-x64) lacks other platforms'
+# optional native bindings, which npm ci refuses.
 node_modules/.package-lock.json: package.json package-lock.json
-	npm ci --no-audit --no-fund
+	npm install --no-audit --no-fund
 
 e2e-deps: e2e/node_modules/.package-lock.json
 e2e/node_modules/.package-lock.json: e2e/package.json e2e/package-lock.json
-	npm ci --prefix e2e --no-audit --no-fund
+	npm install --prefix e2e --no-audit --no-fund
 
 build-web: node-deps
 	npm run build
