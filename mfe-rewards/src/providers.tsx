@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { I18nextProvider } from 'react-i18next';
-import { i18n, isHttpError, registerCatalogs } from '@portal/runtime';
+import { i18n, isHttpError, onSessionChange, registerCatalogs } from '@portal/runtime';
 import { NS, catalogs } from './i18n/catalogs';
 
 registerCatalogs(NS, catalogs);
@@ -15,6 +15,9 @@ export const queryClient = new QueryClient({
     },
   },
 });
+
+// Another account (or none) now: nothing of the previous one may stay in the cache.
+onSessionChange(() => queryClient.clear());
 
 export function Providers({ children, client = queryClient }: { children: ReactNode; client?: QueryClient }) {
   return (

@@ -14,12 +14,14 @@ import {
   registerCatalogs,
   startProgress,
   watchNetwork,
+  watchSession,
   http,
+  impersonate,
   type Profile,
 } from '@portal/runtime';
 import { App } from './layout/App';
 import { SHELL_NS, shellCatalogs } from './i18n/catalogs';
-import { handleLinkToken } from './auth-link';
+import { handleUrlToken } from './auth-link';
 import { startFederation } from './mfe/federation';
 
 initI18n();
@@ -27,7 +29,8 @@ registerCatalogs(SHELL_NS, shellCatalogs);
 initAuth();
 void loadConfig();
 watchNetwork();
-void handleLinkToken();
+watchSession();
+void handleUrlToken();
 
 // Route changes: session check, and the top progress bar (shown after 64 ms by the layout).
 let routeDone: (() => void) | null = null;
@@ -61,6 +64,11 @@ if (isEmbedded()) {
           });
         },
         getUrl: () => postToHost({ action: 'url', url: window.location.href }),
+        impersonate: async (data) => {
+          const profileId = typeof data.profileId === 'string' ? data.profileId : '';
+          if (!profileId) throw new Error('Invalid Arguments');
+          await impersonate(profileId, typeof data.reason === 'string' ? data.reason : undefined);
+        },
       });
     } catch (err) {
       console.warn((err as Error).message);

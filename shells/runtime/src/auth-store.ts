@@ -1,4 +1,5 @@
 import { createStore } from './store';
+import type { TokenActor } from './api/auth-types';
 
 export interface ImpersonatedProfile {
   first_name: string;
@@ -15,6 +16,10 @@ export interface AuthState {
   loggedOut: boolean;
   impersonating: boolean;
   impersonation: { impersonatedProfile: ImpersonatedProfile | null } | null;
+  /** The token says `staff: true` (a staff user, not a member). */
+  staff: boolean;
+  /** On an impersonation token: the staff member viewing this account. */
+  actor: TokenActor | null;
 }
 
 export const SIGNED_OUT: AuthState = {
@@ -26,6 +31,8 @@ export const SIGNED_OUT: AuthState = {
   loggedOut: false,
   impersonating: false,
   impersonation: null,
+  staff: false,
+  actor: null,
 };
 
 export const authStore = createStore<AuthState>({ ...SIGNED_OUT });

@@ -1,27 +1,38 @@
-import { SIGNED_OUT, authStore, type AuthState } from './auth-store';
-import { http, onUnauthorized } from './http';
+// Auth state transitions (spec section 4): cached token at start, URL tokens, sign-in by link or
+// code, logout after 400 ms, expiry checks, and staff impersonation.
+import { SIGNED_OUT, authStore, type AuthState, type ImpersonatedProfile } from './auth-store';
+import { http, isHttpError, onForbiddenWrite, onUnauthorized } from './http';
 import { addToast } from './toasts';
 import { i18n } from './i18n';
 import { postToHost } from './bridge';
-import type { ExchangeResponse } from './api/types';
+import { LOCATION_EVENT } from './router';
+import {
+  AUTH_KEY,
+  CARD_DISPLAY_KEY,
+  IMPERSONATION_KEY,
+  LOYALTY_MEMBER_KEY,
+  MODE_KEY,
+  PROFILE_CACHE_KEY,
+  STAFF_SESSION_KEY,
+  clearSessionKeys,
+  readKey,
+  removeKey,
+  writeKey,
+} from './storage';
+import type {
+  ImpersonateRequest,
+  ImpersonateResponse,
+  SessionResponse,
+  TokenClaims,
+} from './api/auth-types';
 
-export const TOKEN_KEY = 'portal.auth';
+export { SESSION_STORAGE_KEYS } from './storage';
+export const TOKEN_KEY = AUTH_KEY;
 export const LOGOUT_DELAY_MS = 400;
-/** Everything logout clears (auth, caches, member details, card flag, mode, impersonation). */
-export const SESSION_STORAGE_KEYS = [
-  TOKEN_KEY,
-  'portal.cache',
-  'portal.profile',
-  'portal.member',
-  'portal.cardDisplay',
-  'portal.mode',
-  'portal.impersonation',
-];
+export const IMPERSONATION_NO_TOKEN = 'Impersonation failed, no token received';
 
-export interface TokenPayload {
-  pid: string;
-  exp: number;
-}
+// ---------------------------------------------------------------------------------------------
+// Tokens
 
 function b64decode(input: string): string {
   let s = input.replace(/-/g, '+').replace(/_/g, '/').replace(/\s/g, '');
@@ -32,28 +43,55 @@ function b64decode(input: string): string {
 }
 
 /** Decodes base64 → JWT → payload; null unless it has pid and exp (no expiry check). */
-export function decodeToken(token: string | null | undefined): TokenPayload | null {
+export function decodeToken(token: string | null | undefined): TokenClaims | null {
   if (!token || typeof token !== 'string') return null;
   try {
     const jwt = b64decode(token);
     const parts = jwt.split('.');
     if (parts.length !== 3) return null;
     const payload = JSON.parse(b64decode(parts[1]));
-    if (!payload || typeof payload !== 'object') return null;
+    if (!payload || typeof payload !== 'object' || Array.isArray(payload)) return null;
     if (typeof payload.pid !== 'string' && typeof payload.pid !== 'number') return null;
-    if (typeof payload.exp !== 'number') return null;
-    return { pid: String(payload.pid), exp: payload.exp };
+    if (typeof payload.exp !== 'number' || !Number.isFinite(payload.exp)) return null;
+    const claims: TokenClaims = { ...payload, pid: String(payload.pid), exp: payload.exp };
+    if (payload.act && (typeof payload.act !== 'object' || typeof payload.act.sub !== 'string')) delete claims.act;
+    return claims;
   } catch {
     return null;
   }
 }
 
 /** Spec 5: valid only if it decodes, has pid and exp, and exp is in the future. */
-export function validateToken(token: string | null | undefined, nowMs = Date.now()): TokenPayload | null {
+export function validateToken(token: string | null | undefined, nowMs = Date.now()): TokenClaims | null {
   const payload = decodeToken(token);
   if (!payload) return null;
   return payload.exp * 1000 > nowMs ? payload : null;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Session change listeners (MFEs drop their query caches here)
+
+export type SessionChange = 'signed-in' | 'signed-out' | 'impersonation-start' | 'impersonation-end';
+const sessionListeners = new Set<(change: SessionChange) => void>();
+
+/** Called whenever the signed-in account changes or the session ends. */
+export function onSessionChange(listener: (change: SessionChange) => void): () => void {
+  sessionListeners.add(listener);
+  return () => sessionListeners.delete(listener);
+}
+
+function emit(change: SessionChange): void {
+  sessionListeners.forEach((l) => {
+    try {
+      l(change);
+    } catch (err) {
+      console.warn('session listener failed', err);
+    }
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Session state
 
 let expiryTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -62,77 +100,180 @@ function scheduleExpiryCheck(expiry: number | null): void {
   expiryTimer = undefined;
   if (!expiry) return;
   const ms = Math.min(expiry * 1000 - Date.now() + 50, 2 ** 31 - 1);
-  expiryTimer = setTimeout(checkSession, Math.max(ms, 0));
+  expiryTimer = setTimeout(() => checkSession(), Math.max(ms, 0));
 }
 
-function clearSessionStorage(): void {
+function storedImpersonation(): ImpersonatedProfile | null {
   try {
-    SESSION_STORAGE_KEYS.forEach((k) => localStorage.removeItem(k));
+    const raw = readKey(IMPERSONATION_KEY);
+    const parsed = raw ? JSON.parse(raw) : null;
+    const p = parsed?.impersonatedProfile;
+    return p && typeof p === 'object' ? { first_name: String(p.first_name ?? ''), last_name: String(p.last_name ?? '') } : null;
   } catch {
-    /* storage unavailable */
+    return null;
   }
 }
 
-/** Stores a session token; returns false (and signs out) when the token is not valid. */
-export function setSession(token: string): boolean {
-  const payload = validateToken(token);
-  if (!payload) {
-    clearSessionStorage();
-    authStore.set({ ...SIGNED_OUT });
-    return false;
-  }
-  try {
-    localStorage.setItem(TOKEN_KEY, token);
-  } catch {
-    /* private mode */
-  }
-  authStore.set({
+function stateFor(token: string, claims: TokenClaims, impersonatedProfile?: ImpersonatedProfile | null): AuthState {
+  const impersonating = Boolean(claims.act);
+  const profile = impersonatedProfile === undefined ? storedImpersonation() : impersonatedProfile;
+  return {
     ...SIGNED_OUT,
     token,
-    profile_id: payload.pid,
-    expiry: payload.exp,
+    profile_id: claims.pid,
+    expiry: claims.exp,
     authenticated: true,
-  });
-  scheduleExpiryCheck(payload.exp);
-  postToHost({ action: 'login', profile_id: payload.pid });
+    staff: claims.staff === true,
+    actor: claims.act ?? null,
+    impersonating,
+    impersonation: impersonating ? { impersonatedProfile: profile } : null,
+  };
+}
+
+/** Clears auth and every stored key; `loggedOut` marks a deliberate sign-out. */
+function endSession(extra: Partial<AuthState> = {}): void {
+  const wasSignedIn = authStore.get().authenticated;
+  clearSessionKeys();
+  scheduleExpiryCheck(null);
+  authStore.set({ ...SIGNED_OUT, ...extra });
+  if (wasSignedIn) emit('signed-out');
+}
+
+/** Stores a session token; returns false (and signs out) when the token is not a valid session. */
+export function setSession(token: string, opts: { impersonatedProfile?: ImpersonatedProfile | null } = {}): boolean {
+  const claims = validateToken(token);
+  if (!claims || claims.typ === 'link') {
+    endSession();
+    return false;
+  }
+  const previous = authStore.get().profile_id;
+  writeKey(AUTH_KEY, token);
+  authStore.set(stateFor(token, claims, opts.impersonatedProfile));
+  scheduleExpiryCheck(claims.exp);
+  if (previous !== claims.pid) emit('signed-in');
+  postToHost({ action: 'login', profile_id: claims.pid });
   return true;
 }
 
 /** Starts from the cached token in local storage. */
 export function initAuth(): AuthState {
-  let cached: string | null = null;
-  try {
-    cached = localStorage.getItem(TOKEN_KEY);
-  } catch {
-    cached = null;
-  }
-  if (cached && validateToken(cached)) {
-    const payload = validateToken(cached)!;
-    authStore.set({ ...SIGNED_OUT, token: cached, profile_id: payload.pid, expiry: payload.exp, authenticated: true });
-    scheduleExpiryCheck(payload.exp);
+  ending = false;
+  pendingLogout = null;
+  const cached = readKey(AUTH_KEY);
+  const claims = validateToken(cached);
+  if (cached && claims && claims.typ !== 'link') {
+    authStore.set(stateFor(cached, claims));
+    scheduleExpiryCheck(claims.exp);
   } else {
-    if (cached) clearSessionStorage();
+    if (cached) clearSessionKeys();
+    scheduleExpiryCheck(null);
     authStore.set({ ...SIGNED_OUT });
   }
   return authStore.get();
 }
 
-/** Exchanges the one-time link token from the e-mail for a session token. */
-export async function exchangeLinkToken(linkToken: string): Promise<ExchangeResponse> {
+// ---------------------------------------------------------------------------------------------
+// Tokens in the URL
+
+export interface UrlToken {
+  token: string;
+  /** link: one-time emailed link (needs a tap); session: hand-over from a native wrapper. */
+  kind: 'link' | 'session' | 'invalid';
+  claims: TokenClaims | null;
+  /** `redirect` from the URL, unchecked. */
+  redirect: string | null;
+}
+
+/**
+ * Reads `?token=` and strips it from the address bar at once (other parameters stay).
+ * An invalid token signs the visitor out (spec 4); a valid one is classified, not used.
+ */
+export function takeUrlToken(loc: Location = window.location): UrlToken | null {
+  const params = new URLSearchParams(loc.search);
+  const raw = params.get('token');
+  if (raw === null) return null;
+  params.delete('token');
+  const rest = params.toString();
+  window.history.replaceState(window.history.state, '', `${loc.pathname}${rest ? `?${rest}` : ''}${loc.hash}`);
+  // Base64 never contains spaces: a '+' that was not URL-encoded arrives as one.
+  const token = raw.replace(/ /g, '+');
+  const claims = validateToken(token);
+  const redirect = params.get('redirect');
+  if (!claims) {
+    endSession();
+    return { token, kind: 'invalid', claims: null, redirect };
+  }
+  return { token, kind: claims.typ === 'link' ? 'link' : 'session', claims, redirect };
+}
+
+/** POST /api/auth/exchange: a link token or a handed-over session token → a fresh session. */
+export async function exchangeToken(token: string): Promise<SessionResponse> {
   authStore.set({ loading: true });
   try {
-    const res = await http<ExchangeResponse>('/api/auth/exchange', { method: 'POST', body: { token: linkToken } });
-    if (!res || !setSession(res.token)) {
-      throw new Error('Invalid session token');
-    }
+    const res = await http<SessionResponse>('/api/auth/exchange', { method: 'POST', body: { token }, token: null });
+    if (!res || !setSession(res.token)) throw new Error('Invalid session token');
     return res;
   } catch (err) {
-    authStore.set({ ...SIGNED_OUT });
+    endSession();
     throw err;
   }
 }
 
-/** Ends the session when its expiry has passed, with the spec's toast. */
+/** @deprecated kept for callers of the first release; use exchangeToken. */
+export const exchangeLinkToken = exchangeToken;
+
+/** POST /api/auth/verify with the emailed 6-digit code; signs in on success, rejects otherwise. */
+export async function verifyCode(email: string, code: string): Promise<SessionResponse> {
+  const res = await http<SessionResponse>('/api/auth/verify', { method: 'POST', body: { email, code }, token: null });
+  if (!res || !setSession(res.token)) throw new Error('Invalid session token');
+  return res;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Logout and expiry
+
+let ending = false;
+let pendingLogout: Promise<void> | null = null;
+
+function revoke(token: string | null): void {
+  if (!token) return;
+  void http('/api/auth/logout', { method: 'POST', token, quiet: true, keepalive: true }).catch(() => undefined);
+}
+
+/**
+ * Logout: after 400 ms, tells the server (failure ignored), then clears auth, the profile/query
+ * cache, loyalty member details, card display flag, mode and impersonation storage; sets loggedOut.
+ */
+export function logout(): Promise<void> {
+  if (pendingLogout) return pendingLogout;
+  ending = true;
+  authStore.set({ loading: true });
+  pendingLogout = new Promise<void>((resolve) => {
+    setTimeout(() => {
+      const { token } = authStore.get();
+      revoke(token);
+      // The staff session kept aside while impersonating ends too.
+      const staffToken = readKey(STAFF_SESSION_KEY, 'session');
+      if (staffToken && staffToken !== token) revoke(staffToken);
+      endSession({ loggedOut: true });
+      postToHost({ action: 'logout' });
+      ending = false;
+      pendingLogout = null;
+      resolve();
+    }, LOGOUT_DELAY_MS);
+  });
+  return pendingLogout;
+}
+
+/** The session is over (expiry passed, or the API answered 401): toast, then logout. */
+export function expireSession(): void {
+  if (ending || !authStore.get().authenticated) return;
+  ending = true;
+  addToast({ type: 'error', text: i18n.t('session.expired', { ns: 'runtime' }), timeout: 5000 });
+  void logout();
+}
+
+/** True while the session is valid; ends it once expiry has passed. */
 export function checkSession(nowMs = Date.now()): boolean {
   const { authenticated, expiry } = authStore.get();
   if (!authenticated) return false;
@@ -141,55 +282,93 @@ export function checkSession(nowMs = Date.now()): boolean {
   return false;
 }
 
-export function expireSession(): void {
-  if (!authStore.get().authenticated) return;
-  clearSessionStorage();
-  scheduleExpiryCheck(null);
-  authStore.set({ ...SIGNED_OUT });
-  addToast({ type: 'error', text: i18n.t('session.expired', { ns: 'runtime' }), timeout: 5000 });
+/** Checks the session on route changes and when the tab becomes visible again. */
+export function watchSession(): () => void {
+  const check = () => void checkSession();
+  const onVisibility = () => {
+    if (document.visibilityState === 'visible') checkSession();
+  };
+  document.addEventListener('visibilitychange', onVisibility);
+  window.addEventListener('popstate', check);
+  window.addEventListener(LOCATION_EVENT, check);
+  return () => {
+    document.removeEventListener('visibilitychange', onVisibility);
+    window.removeEventListener('popstate', check);
+    window.removeEventListener(LOCATION_EVENT, check);
+  };
 }
 
-/** Logout: after 400 ms clears auth and cached member data, then sets loggedOut. */
-export function logout(): Promise<void> {
-  authStore.set({ loading: true });
-  return new Promise((resolve) => {
-    setTimeout(() => {
-      clearSessionStorage();
-      scheduleExpiryCheck(null);
-      authStore.set({ ...SIGNED_OUT, loggedOut: true });
-      postToHost({ action: 'logout' });
-      resolve();
-    }, LOGOUT_DELAY_MS);
-  });
-}
+// ---------------------------------------------------------------------------------------------
+// Staff impersonation
 
-/** Staff view of a member: the backend answers with a session token for that member. */
-export async function impersonate(profileId: string, staffId: string): Promise<void> {
+/**
+ * Staff view of a member: loading and impersonating are set, the server answers with an
+ * impersonation token and auth completes with it. The staff token waits in sessionStorage for
+ * stopImpersonation(). No token back → 'Impersonation failed, no token received' and the staff
+ * state as it was.
+ */
+export async function impersonate(profileId: string, reason?: string): Promise<void> {
+  const before = authStore.get();
+  if (!before.authenticated || !before.staff || !before.token) {
+    throw new Error('Only a signed-in staff user can view a member account');
+  }
+  const staffToken = before.token;
   authStore.set({ loading: true, impersonating: true });
   try {
-    const res = await http<{ token?: string; profile?: { first_name: string; last_name: string } }>(
-      `/api/auth/impersonate/${encodeURIComponent(profileId)}`,
-      { method: 'POST', body: { staffId } },
-    );
-    if (!res || !res.token) throw new Error('Impersonation failed, no token received');
-    if (!setSession(res.token)) throw new Error('Impersonation failed, no token received');
-    authStore.set({
-      impersonating: true,
-      impersonation: { impersonatedProfile: res.profile ?? null },
+    const body: ImpersonateRequest = { staffId: before.profile_id ?? undefined };
+    const why = reason?.trim();
+    if (why) body.reason = why;
+    const res = await http<ImpersonateResponse>(`/api/auth/impersonate/${encodeURIComponent(profileId)}`, {
+      method: 'POST',
+      body,
     });
-    try {
-      localStorage.setItem('portal.impersonation', JSON.stringify(res.profile ?? null));
-    } catch {
-      /* ignore */
-    }
+    const claims = res?.token ? validateToken(res.token) : null;
+    if (!res?.token || !claims) throw new Error(IMPERSONATION_NO_TOKEN);
+    const profile = res.impersonatedProfile
+      ? { first_name: res.impersonatedProfile.first_name ?? '', last_name: res.impersonatedProfile.last_name ?? '' }
+      : null;
+    writeKey(STAFF_SESSION_KEY, staffToken, 'session');
+    writeKey(IMPERSONATION_KEY, JSON.stringify({ impersonatedProfile: profile }));
+    setSession(res.token, { impersonatedProfile: profile });
+    emit('impersonation-start');
   } catch (err) {
-    authStore.set({ ...SIGNED_OUT });
-    throw err;
+    if (authStore.get().token === staffToken) {
+      authStore.set({ loading: false, impersonating: false, impersonation: null });
+    }
+    const noToken = !isHttpError(err);
+    addToast({
+      type: 'error',
+      text: noToken ? i18n.t('impersonation.noToken', { ns: 'runtime' }) : (err as { message: string }).message,
+      timeout: 5000,
+    });
+    throw noToken && (err as Error).message !== IMPERSONATION_NO_TOKEN ? new Error(IMPERSONATION_NO_TOKEN) : err;
   }
 }
 
-// Session checked on every update of the auth state, and on 401 from the API.
+/**
+ * "Stop viewing": ends the impersonation token on the server, forgets the member's cached data
+ * and returns to the staff session kept aside (or signs out when there is none).
+ */
+export async function stopImpersonation(): Promise<boolean> {
+  const { token, impersonating } = authStore.get();
+  if (!impersonating) return false;
+  authStore.set({ loading: true });
+  if (token) await http('/api/auth/logout', { method: 'POST', token, quiet: true }).catch(() => undefined);
+  const staffToken = readKey(STAFF_SESSION_KEY, 'session');
+  for (const key of [IMPERSONATION_KEY, PROFILE_CACHE_KEY, LOYALTY_MEMBER_KEY, CARD_DISPLAY_KEY, MODE_KEY]) removeKey(key);
+  removeKey(STAFF_SESSION_KEY, 'session');
+  emit('impersonation-end');
+  if (staffToken && setSession(staffToken, { impersonatedProfile: null })) return true;
+  endSession({ loggedOut: true });
+  return false;
+}
+
+// Session checked on every update of the auth state, on a 401 from the API; a write refused
+// with 403 (staff viewing a member are read-only) shows the server's message.
 authStore.subscribe((s) => {
   if (s.authenticated && s.expiry && s.expiry * 1000 <= Date.now()) expireSession();
 });
 onUnauthorized(expireSession);
+onForbiddenWrite((error) => {
+  addToast({ type: 'error', text: error.message, timeout: 5000 });
+});

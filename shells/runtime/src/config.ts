@@ -6,6 +6,8 @@ export const CONFIG_KEY = 'portal.config';
 export const DEFAULT_TITLE = 'My account';
 export const DEFAULT_DESCRIPTION = 'Manage your profile, transactions and more';
 export const DEFAULT_LOGO = '/assets/logo.svg';
+/** Spec 9: the default time zone for showing dates and times. */
+export const DEFAULT_TIME_ZONE = 'Australia/Melbourne';
 
 export const configStore = createStore<{ config: PortalConfig | null; loaded: boolean }>({
   config: null,
@@ -57,6 +59,11 @@ export function applyConfig(config: PortalConfig): void {
 
 export function logoUrl(config: PortalConfig | null = configStore.get().config): string {
   return config?.general?.logo || DEFAULT_LOGO;
+}
+
+/** The tenant's IANA time zone (config general.timeZone), default Australia/Melbourne. */
+export function timeZone(config: PortalConfig | null = configStore.get().config): string {
+  return config?.general?.timeZone || DEFAULT_TIME_ZONE;
 }
 
 function readCache(): PortalConfig | null {

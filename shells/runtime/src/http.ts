@@ -18,13 +18,23 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Skip the top progress bar (used by background polling). */
   quiet?: boolean;
+  /** Send this token instead of the signed-in one (null: send none). */
+  token?: string | null;
+  /** Let the request outlive the page (sign-out on the way to another page). */
+  keepalive?: boolean;
 }
 
 let unauthorizedHandler: (() => void) | null = null;
+let forbiddenWriteHandler: ((error: HttpError) => void) | null = null;
 
 /** The auth module registers what to do when a signed-in call answers 401. */
 export function onUnauthorized(handler: (() => void) | null): void {
   unauthorizedHandler = handler;
+}
+
+/** The auth module registers what to do when a write (non-GET) answers 403. */
+export function onForbiddenWrite(handler: ((error: HttpError) => void) | null): void {
+  forbiddenWriteHandler = handler;
 }
 
 export function isHttpError(value: unknown): value is HttpError {
@@ -66,8 +76,9 @@ async function readBody(res: Response): Promise<unknown> {
 
 /** fetch wrapper: JSON in and out, Bearer token when signed in, spec error shape on failure. */
 export async function http<T = unknown>(path: string, options: RequestOptions = {}): Promise<T> {
-  const { method = 'GET', body, signal, quiet } = options;
-  const token = authStore.get().token;
+  const { method = 'GET', body, signal, quiet, keepalive } = options;
+  const signedIn = authStore.get().token;
+  const token = options.token === undefined ? signedIn : options.token;
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (token) headers.Authorization = `Bearer ${token}`;
@@ -79,6 +90,7 @@ export async function http<T = unknown>(path: string, options: RequestOptions = 
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
       signal,
+      ...(keepalive ? { keepalive: true } : {}),
     });
   } catch {
     done();
@@ -87,8 +99,11 @@ export async function http<T = unknown>(path: string, options: RequestOptions = 
   const parsed = await readBody(res);
   done();
   if (!res.ok) {
-    if (res.status === 401 && token && unauthorizedHandler) unauthorizedHandler();
-    throw toHttpError(res.status, parsed);
+    const error = toHttpError(res.status, parsed);
+    // Only the session that made the call is ended: a late answer for an older token is ignored.
+    if (res.status === 401 && token && token === authStore.get().token && unauthorizedHandler) unauthorizedHandler();
+    if (res.status === 403 && method !== 'GET' && forbiddenWriteHandler) forbiddenWriteHandler(error);
+    throw error;
   }
   return parsed as T;
 }

@@ -3,19 +3,38 @@
 // the HTTP helper; i18n; analytics; the native/iframe bridge; a tiny router.
 
 export { createStore, useStore, type Store } from './store';
-export { authStore, type AuthState } from './auth-store';
+export { authStore, type AuthState, type ImpersonatedProfile } from './auth-store';
 export {
   initAuth,
   validateToken,
   decodeToken,
   setSession,
+  takeUrlToken,
+  exchangeToken,
   exchangeLinkToken,
+  verifyCode,
   logout,
   checkSession,
   expireSession,
+  watchSession,
   impersonate,
+  stopImpersonation,
+  onSessionChange,
   LOGOUT_DELAY_MS,
+  IMPERSONATION_NO_TOKEN,
+  SESSION_STORAGE_KEYS,
+  type UrlToken,
+  type SessionChange,
 } from './auth';
+export {
+  AUTH_KEY,
+  PROFILE_CACHE_KEY,
+  LOYALTY_MEMBER_KEY,
+  CARD_DISPLAY_KEY,
+  MODE_KEY,
+  IMPERSONATION_KEY,
+  STAFF_SESSION_KEY,
+} from './storage';
 export { toastStore, addToast, removeToast, visibleToasts, type Toast, type ToastInput } from './toasts';
 export { http, toHttpError, isHttpError, UNKNOWN_ERROR, type HttpError, type RequestOptions } from './http';
 export {
@@ -30,12 +49,24 @@ export {
   type Language,
   type Catalogs,
 } from './i18n';
-export { configStore, loadConfig, applyTheme, applyConfig, logoUrl, DEFAULT_TITLE, DEFAULT_DESCRIPTION } from './config';
+export {
+  configStore,
+  loadConfig,
+  applyTheme,
+  applyConfig,
+  logoUrl,
+  timeZone,
+  DEFAULT_TITLE,
+  DEFAULT_DESCRIPTION,
+  DEFAULT_TIME_ZONE,
+} from './config';
 export { networkStore, watchNetwork, probeNetwork } from './network';
 export { progressStore, startProgress } from './progress';
 export { track, screenView, onAnalytics, TAB_CLICK_EVENTS, type AnalyticsEvent } from './analytics';
 export { postToHost, handleEmbedMessage, isEmbedded } from './bridge';
 export { usePathname, useSearch, navigate, matchPath, Link, Routes, type RouteDef } from './router';
 export { Loading, ErrorState } from './ui';
+export { Bdi, BdiTrans, isolateValues } from './bidi';
 export { useAuth, useToasts, useConfig, useOnline, useProgress, useLanguage } from './hooks';
 export type * from './api/types';
+export type * from './api/auth-types';

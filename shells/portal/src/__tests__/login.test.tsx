@@ -1,14 +1,29 @@
-import { act, fireEvent, screen } from '@testing-library/react';
-import { authStore, initAuth } from '@portal/runtime';
-import { makeToken, stubFetch } from '@portal/build/src/fetch-stub';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { authStore, initAuth, toastStore } from '@portal/runtime';
+import { makeToken, stubFetch, type FetchStub } from '@portal/build/src/fetch-stub';
 import { renderAt } from './setup';
-import { handleLinkToken } from '../auth-link';
+import { handleUrlToken, linkStore } from '../auth-link';
 
-describe('login', () => {
-  beforeEach(() => initAuth());
+const now = () => Math.floor(Date.now() / 1000);
+const session = (pid = 'p_demo') => makeToken({ pid, exp: now() + 3600, typ: 'session' });
+const linkToken = () => makeToken({ pid: 'p_demo', exp: now() + 900, typ: 'link', redirect: '/profile' });
+const sessionReply = (token = session()) => ({ body: { token, expiry: now() + 3600, profile_id: 'p_demo', redirect: '/profile' } });
 
+let stub: FetchStub | undefined;
+
+beforeEach(() => {
+  initAuth();
+  linkStore.set({ phase: 'none', token: null, redirect: null });
+  toastStore.set({ toasts: [] });
+});
+afterEach(() => {
+  stub?.restore();
+  stub = undefined;
+});
+
+describe('login with an emailed link', () => {
   it('posts the email and redirect, then confirms', async () => {
-    const stub = stubFetch({
+    stub = stubFetch({
       'POST /api/auth': { body: { message: 'If that address has an account, a sign-in link is on its way.' } },
     });
     renderAt('/?redirect=%2Fprofile');
@@ -18,11 +33,10 @@ describe('login', () => {
     });
     expect(await screen.findByText('If that address has an account, a sign-in link is on its way.')).toBeInTheDocument();
     expect(stub.calls[0]).toMatchObject({ method: 'POST', path: '/api/auth', body: { email: 'demo@example.com', redirect: '/profile' } });
-    stub.restore();
   });
 
   it('defaults the redirect to /home and shows field errors', async () => {
-    const stub = stubFetch({
+    stub = stubFetch({
       'POST /api/auth': { status: 422, body: { status: 422, message: 'Invalid', errors: { email: 'invalid' }, error: true } },
     });
     renderAt('/');
@@ -32,35 +46,198 @@ describe('login', () => {
     });
     expect(await screen.findByRole('alert')).toHaveTextContent('Please enter a valid email address.');
     expect(stub.calls[0].body).toEqual({ email: 'nope', redirect: '/home' });
-    stub.restore();
   });
 
-  it('exchanges ?token=, strips it with replaceState and goes to redirect', async () => {
-    const session = makeToken({ pid: 'p_demo', exp: Math.floor(Date.now() / 1000) + 3600 });
-    const stub = stubFetch({
-      'POST /api/auth/exchange': { body: { token: session, expiry: 0, profile_id: 'p_demo' } },
+  it('shows the rate-limit message on 429', async () => {
+    stub = stubFetch({
+      'POST /api/auth': {
+        status: 429,
+        body: { status: 429, message: 'Too many attempts. Please wait a few minutes and try again.', errors: {}, error: true },
+      },
     });
-    window.history.replaceState(null, '', '/?token=abc%2B%2F%3D&redirect=%2Fprofile');
+    renderAt('/');
+    fireEvent.change(screen.getByLabelText('Email address'), { target: { value: 'demo@example.com' } });
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Email me a sign-in link' }));
+    });
+    expect(await screen.findByRole('alert')).toHaveTextContent('Too many attempts. Please wait a few minutes and try again.');
+  });
+
+  it('a link token shows Continue, strips the URL, and calls exchange only when tapped', async () => {
+    stub = stubFetch({ 'POST /api/auth/exchange': sessionReply() });
+    const token = linkToken();
+    window.history.replaceState(null, '', `/?token=${encodeURIComponent(token)}&redirect=%2Fprofile&lang=en`);
     const replace = jest.spyOn(window.history, 'replaceState');
-    await expect(handleLinkToken()).resolves.toBe('ok');
-    expect(stub.calls[0].body).toEqual({ token: 'abc+/=' });
-    expect(replace.mock.calls[0][2]).toBe('/?redirect=%2Fprofile');
-    expect(window.location.search).not.toContain('token');
-    expect(window.location.pathname).toBe('/profile');
-    expect(authStore.get()).toMatchObject({ authenticated: true, profile_id: 'p_demo' });
+    await expect(handleUrlToken()).resolves.toBe('link');
+    expect(replace.mock.calls[0][2]).toBe('/?redirect=%2Fprofile&lang=en');
     replace.mockRestore();
-    stub.restore();
+    expect(window.location.search).not.toContain('token');
+    renderAt('/?redirect=%2Fprofile&lang=en');
+    const button = screen.getByRole('button', { name: 'Continue' });
+    await act(async () => {
+      await new Promise((r) => setTimeout(r, 20));
+    });
+    expect(stub.calls.filter((c) => c.path === '/api/auth/exchange')).toHaveLength(0);
+    expect(authStore.get().authenticated).toBe(false);
+    await act(async () => {
+      fireEvent.click(button);
+    });
+    await waitFor(() => expect(window.location.pathname).toBe('/profile'));
+    expect(stub.calls.filter((c) => c.path === '/api/auth/exchange').map((c) => c.body)).toEqual([{ token }]);
+    expect(authStore.get()).toMatchObject({ authenticated: true, profile_id: 'p_demo' });
+    expect(screen.queryByRole('button', { name: 'Continue' })).toBeNull();
+  });
+
+  it('goes to /home after Continue when the link has no redirect', async () => {
+    stub = stubFetch({ 'POST /api/auth/exchange': { body: { token: session(), expiry: 0, profile_id: 'p_demo' } } });
+    window.history.replaceState(null, '', `/?token=${encodeURIComponent(linkToken())}`);
+    await handleUrlToken();
+    renderAt('/');
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    });
+    await waitFor(() => expect(window.location.pathname).toBe('/home'));
+  });
+
+  it('a session token is exchanged at once, without a button', async () => {
+    const fresh = session();
+    stub = stubFetch({ 'POST /api/auth/exchange': sessionReply(fresh) });
+    const handed = session();
+    window.history.replaceState(null, '', `/?token=${encodeURIComponent(handed)}&redirect=%2Frewards`);
+    await expect(handleUrlToken()).resolves.toBe('ok');
+    expect(stub.calls[0]).toMatchObject({ path: '/api/auth/exchange', body: { token: handed } });
+    expect(window.location.pathname).toBe('/rewards');
+    expect(window.location.search).toBe('');
+    expect(authStore.get()).toMatchObject({ authenticated: true, token: fresh });
+  });
+
+  it('a failed exchange after Continue shows the invalid-link message with the login form', async () => {
+    stub = stubFetch({
+      'POST /api/auth/exchange': { status: 401, body: { status: 401, message: 'Invalid or expired token', errors: {}, error: true } },
+    });
+    window.history.replaceState(null, '', `/?token=${encodeURIComponent(linkToken())}`);
+    await handleUrlToken();
+    renderAt('/');
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    });
+    expect(await screen.findByText('This sign-in link is invalid or has expired. Please request a new one.')).toBeInTheDocument();
+    expect(screen.getByLabelText('Email address')).toBeInTheDocument();
+    expect(authStore.get().authenticated).toBe(false);
+  });
+
+  it('an invalid token shows the message and the form without calling the server', async () => {
+    stub = stubFetch({});
+    window.history.replaceState(null, '', `/?token=${encodeURIComponent(btoa('a.b.c'))}`);
+    await expect(handleUrlToken()).resolves.toBe('failed');
+    renderAt('/');
+    expect(screen.getByRole('alert')).toHaveTextContent('This sign-in link is invalid or has expired. Please request a new one.');
+    expect(screen.getByRole('button', { name: 'Email me a sign-in link' })).toBeInTheDocument();
+    expect(stub.calls).toHaveLength(0);
   });
 
   it('redirects a signed-in visitor from / to /home', async () => {
-    localStorage.setItem('portal.auth', makeToken({ pid: 'p', exp: Math.floor(Date.now() / 1000) + 600 }));
+    localStorage.setItem('portal.auth', session('p'));
     initAuth();
-    const stub = stubFetch({});
+    stub = stubFetch({});
     renderAt('/');
     expect(window.location.pathname).toBe('/home');
     await act(async () => {
       await new Promise((r) => setTimeout(r, 0));
     });
-    stub.restore();
+  });
+});
+
+describe('login with an emailed code', () => {
+  async function askForCode() {
+    renderAt('/?redirect=%2Fprofile');
+    fireEvent.change(screen.getByLabelText('Email address'), { target: { value: 'demo@example.com' } });
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Email me a code instead' }));
+    });
+    return screen.findByLabelText('6-digit code');
+  }
+
+  it('keeps the magic link as the primary action', () => {
+    renderAt('/');
+    expect(screen.getByRole('button', { name: 'Email me a sign-in link' })).toHaveAttribute('type', 'submit');
+    expect(screen.getByRole('button', { name: 'Email me a code instead' })).toHaveAttribute('type', 'button');
+  });
+
+  it('requests a code, then signs in with it and goes to redirect', async () => {
+    stub = stubFetch({
+      'POST /api/auth/email': { body: { message: 'ok' } },
+      'POST /api/auth/verify': sessionReply(),
+    });
+    const field = await askForCode();
+    expect(stub.calls[0]).toMatchObject({ path: '/api/auth/email', body: { email: 'demo@example.com', redirect: '/profile' } });
+    expect(field).toHaveAttribute('inputmode', 'numeric');
+    expect(field).toHaveAttribute('autocomplete', 'one-time-code');
+    expect(screen.getByRole('status')).toHaveTextContent("we've emailed a 6-digit code to demo@example.com.");
+    fireEvent.change(field, { target: { value: '12 34 56' } });
+    expect(field).toHaveValue('123456');
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    });
+    await waitFor(() => expect(window.location.pathname).toBe('/profile'));
+    expect(stub.calls[1]).toMatchObject({ path: '/api/auth/verify', body: { email: 'demo@example.com', code: '123456' } });
+    expect(authStore.get().authenticated).toBe(true);
+  });
+
+  it('announces a wrong code inline and stays on the form', async () => {
+    stub = stubFetch({
+      'POST /api/auth/email': { body: { message: 'ok' } },
+      'POST /api/auth/verify': {
+        status: 401,
+        body: { status: 401, message: 'That code is wrong or has expired', errors: {}, error: true },
+      },
+    });
+    const field = await askForCode();
+    fireEvent.change(field, { target: { value: '000000' } });
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    });
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('That code is wrong or has expired.');
+    expect(alert.closest('[aria-live]')).toHaveAttribute('aria-live', 'assertive');
+    expect(field).toHaveAttribute('aria-invalid', 'true');
+    expect(authStore.get().authenticated).toBe(false);
+  });
+
+  it('checks the code has six digits before asking the server', async () => {
+    stub = stubFetch({ 'POST /api/auth/email': { body: { message: 'ok' } } });
+    const field = await askForCode();
+    fireEvent.change(field, { target: { value: '123' } });
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    });
+    expect(screen.getByRole('alert')).toHaveTextContent('Enter the 6 digits from the email.');
+    expect(stub.calls).toHaveLength(1);
+  });
+
+  it('shows the 429 message when the code is locked', async () => {
+    stub = stubFetch({
+      'POST /api/auth/email': { body: { message: 'ok' } },
+      'POST /api/auth/verify': {
+        status: 429,
+        body: { status: 429, message: 'Too many attempts. Please wait a few minutes and try again.', errors: {}, error: true },
+      },
+    });
+    const field = await askForCode();
+    fireEvent.change(field, { target: { value: '999999' } });
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    });
+    expect(await screen.findByRole('alert')).toHaveTextContent('Too many attempts. Please wait a few minutes and try again.');
+  });
+
+  it('asks for a valid address before sending a code', async () => {
+    stub = stubFetch({});
+    renderAt('/');
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Email me a code instead' }));
+    });
+    expect(screen.getByRole('alert')).toHaveTextContent('Please enter a valid email address.');
+    expect(stub.calls).toHaveLength(0);
   });
 });

@@ -1,8 +1,10 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { usePathname, useAuth, useStore } from '@portal/runtime';
+import { navigate, usePathname, useAuth, useStore } from '@portal/runtime';
 import { Header, ImpersonationBanner, OfflineBanner, ProgressBar, TabBar, Toasts } from './Frame';
 import { Login } from '../screens/Login';
+import { LinkLanding } from '../screens/LinkLanding';
+import { linkStore } from '../auth-link';
 import { Home } from '../screens/Home';
 import { LoggedOut } from '../screens/LoggedOut';
 import { NotLoggedIn } from '../screens/NotLoggedIn';
@@ -16,6 +18,8 @@ function Screen({ path }: { path: string }) {
   const { t } = useTranslation('shell');
   const auth = useAuth();
   const status = useStore(remoteStatus);
+  const link = useStore(linkStore);
+  if (link.phase === 'pending' || link.phase === 'exchanging') return <LinkLanding />;
   if (path === '/') return <Login />;
   if (path === '/logged-out') return <LoggedOut />;
   const owner = remoteForPath(path);
@@ -37,6 +41,11 @@ export function App({ onReady }: { onReady?: () => void }) {
   useEffect(() => {
     onReady?.();
   }, [onReady]);
+  // Logout (button, embedding page or expiry) ends on the Logged out screen.
+  useEffect(() => {
+    if (auth.loggedOut && normalisePath(window.location.pathname) !== '/logged-out') navigate('/logged-out');
+  }, [auth.loggedOut]);
+  const staffHome = auth.staff && !auth.impersonating;
   const screen = <Screen path={path} />;
   return (
     <>
@@ -47,7 +56,7 @@ export function App({ onReady }: { onReady?: () => void }) {
       <Header />
       <OfflineBanner />
       <ImpersonationBanner />
-      {auth.authenticated && <TabBar path={path} />}
+      {auth.authenticated && !staffHome && <TabBar path={path} />}
       <main id="main" tabIndex={-1}>
         {screen}
         <div id="mfe-outlet" />

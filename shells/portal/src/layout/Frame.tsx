@@ -1,8 +1,10 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
+  BdiTrans,
   Link,
   logout,
+  stopImpersonation,
   logoUrl,
   navigate,
   removeToast,
@@ -43,9 +45,8 @@ export function Header() {
   const { config } = useConfig();
   const tenant = config?.general?.siteMeta?.title || t('app.name');
   const sticky = config?.general?.coverHeader?.sticky !== false;
-  const onLogout = () => {
-    void logout().then(() => navigate('/logged-out'));
-  };
+  // The layout shows the Logged out screen once loggedOut is set (also for embed-triggered logout).
+  const onLogout = () => void logout();
   return (
     <header className={`header${sticky ? ' header--sticky' : ''}`}>
       <div className="header__bar">
@@ -111,12 +112,22 @@ export function OfflineBanner() {
 export function ImpersonationBanner() {
   const { t } = useTranslation('shell');
   const auth = useAuth();
-  if (!auth.impersonating) return null;
+  if (!auth.impersonating || !auth.authenticated) return null;
   const p = auth.impersonation?.impersonatedProfile;
-  const name = p ? `${p.first_name} ${p.last_name}`.trim() : '…';
+  const name = (p ? `${p.first_name} ${p.last_name}`.trim() : '') || '…';
+  const stop = () => {
+    void stopImpersonation().then((backToStaff) => {
+      if (backToStaff) navigate('/home');
+    });
+  };
   return (
-    <div className="banner banner--impersonation" role="status">
-      {t('impersonation.banner', { name })}
+    <div className="banner banner--impersonation" role="region" aria-label={t('impersonation.label')}>
+      <span role="status">
+        <BdiTrans ns="shell" k="impersonation.banner" values={{ name }} />
+      </span>
+      <button type="button" className="btn btn-secondary" onClick={stop} disabled={auth.loading}>
+        {t('impersonation.stop')}
+      </button>
     </div>
   );
 }

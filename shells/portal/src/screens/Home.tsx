@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, http, screenView, track, useStore, TAB_CLICK_EVENTS, type Profile } from '@portal/runtime';
+import { BdiTrans, Link, http, screenView, track, useAuth, useStore, TAB_CLICK_EVENTS, type Profile } from '@portal/runtime';
+import { StaffPanel } from './staff/StaffPanel';
 import { getHomeParcelMounter, remoteStatus } from '../mfe/status';
 
 const CARDS = [
@@ -21,7 +22,14 @@ function QffSlot() {
   return <div ref={ref} className="home-qff" />;
 }
 
+/** /home: the member's cards, or the staff search for a staff user who is not viewing a member. */
 export function Home() {
+  const auth = useAuth();
+  if (auth.staff && !auth.impersonating) return <StaffPanel />;
+  return <MemberHome />;
+}
+
+function MemberHome() {
   const { t } = useTranslation('shell');
   const [firstName, setFirstName] = useState<string | null>(null);
 
@@ -36,7 +44,7 @@ export function Home() {
 
   return (
     <section className="page" aria-labelledby="home-title">
-      <h1 id="home-title">{firstName ? t('home.greeting', { name: firstName }) : t('home.greetingAnon')}</h1>
+      <h1 id="home-title">{firstName ? <BdiTrans ns="shell" k="home.greeting" values={{ name: firstName }} /> : t('home.greetingAnon')}</h1>
       <p className="lead">{t('home.intro')}</p>
       <div className="card-grid">
         {CARDS.map(({ key, href }) => (

@@ -1,18 +1,39 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { http, isHttpError, navigate, screenView, useAuth, useSearch, type MessageResponse } from '@portal/runtime';
+import {
+  BdiTrans,
+  http,
+  isHttpError,
+  navigate,
+  screenView,
+  useAuth,
+  useSearch,
+  useStore,
+  verifyCode,
+  type CodeRequest,
+  type MessageResponse,
+} from '@portal/runtime';
 import { safeRedirect } from '../mfe/routes';
+import { clearLinkFailure, linkStore } from '../auth-link';
 
-type Phase = 'idle' | 'sending' | 'sent';
+type Phase = 'idle' | 'sending' | 'sent' | 'code';
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const CODE = /^\d{6}$/;
 
 export function Login() {
   const { t } = useTranslation('shell');
   const auth = useAuth();
+  const link = useStore(linkStore);
   const search = useSearch();
   const redirect = safeRedirect(new URLSearchParams(search).get('redirect'));
   const [email, setEmail] = useState('');
   const [phase, setPhase] = useState<Phase>('idle');
   const [error, setError] = useState<string | null>(null);
+  const [code, setCode] = useState('');
+  const [codeError, setCodeError] = useState<string | null>(null);
+  const [verifying, setVerifying] = useState(false);
+  const [resent, setResent] = useState(false);
 
   useEffect(() => screenView('Login page'), []);
   useEffect(() => {
@@ -27,8 +48,19 @@ export function Login() {
     );
   }
 
-  const submit = async (e: FormEvent) => {
+  /** Server answers → the message shown under the field. */
+  const messageFor = (err: unknown): string => {
+    if (isHttpError(err)) {
+      if (err.status === 429) return t('login.tooMany');
+      if (err.errors.email) return t('login.invalidEmail');
+      return err.message;
+    }
+    return t('error.unknown', { ns: 'runtime' });
+  };
+
+  const submitLink = async (e: FormEvent) => {
     e.preventDefault();
+    clearLinkFailure();
     setError(null);
     setPhase('sending');
     try {
@@ -36,9 +68,58 @@ export function Login() {
       setPhase('sent');
     } catch (err) {
       setPhase('idle');
-      if (isHttpError(err) && err.errors.email) setError(t('login.invalidEmail'));
-      else setError(isHttpError(err) ? err.message : t('error.unknown', { ns: 'runtime' }));
+      setError(messageFor(err));
     }
+  };
+
+  const requestCode = async (again = false) => {
+    clearLinkFailure();
+    setError(null);
+    setCodeError(null);
+    const address = email.trim();
+    if (!EMAIL.test(address)) {
+      setError(t('login.invalidEmail'));
+      return;
+    }
+    if (!again) setPhase('sending');
+    try {
+      const body: CodeRequest = { email: address, redirect };
+      await http<MessageResponse>('/api/auth/email', { method: 'POST', body });
+      setCode('');
+      setResent(again);
+      setPhase('code');
+    } catch (err) {
+      if (again) setCodeError(messageFor(err));
+      else {
+        setPhase('idle');
+        setError(messageFor(err));
+      }
+    }
+  };
+
+  const submitCode = async (e: FormEvent) => {
+    e.preventDefault();
+    setCodeError(null);
+    if (!CODE.test(code)) {
+      setCodeError(t('login.codeFormat'));
+      return;
+    }
+    setVerifying(true);
+    try {
+      await verifyCode(email.trim(), code);
+      // Signed in: the effect above goes to `redirect`.
+    } catch (err) {
+      setVerifying(false);
+      if (isHttpError(err) && err.status === 401) setCodeError(t('login.codeWrong'));
+      else setCodeError(messageFor(err));
+    }
+  };
+
+  const startOver = () => {
+    setPhase('idle');
+    setCode('');
+    setCodeError(null);
+    setResent(false);
   };
 
   if (phase === 'sent') {
@@ -48,9 +129,60 @@ export function Login() {
           <h1 id="login-title">{t('login.checkInbox')}</h1>
           <p role="status">{t('login.sent')}</p>
           <p className="muted">{t('login.sentHint')}</p>
-          <button type="button" className="btn-link" onClick={() => setPhase('idle')}>
+          <button type="button" className="btn-link" onClick={startOver}>
             {t('login.another')}
           </button>
+        </div>
+      </section>
+    );
+  }
+
+  if (phase === 'code') {
+    return (
+      <section className="status-screen" aria-labelledby="login-title">
+        <div className="card">
+          <h1 id="login-title">{t('login.codeTitle')}</h1>
+          <p role="status">
+            {resent ? t('login.codeResent') : <BdiTrans ns="shell" k="login.codeSent" values={{ email: email.trim() }} />}
+          </p>
+          <form onSubmit={submitCode} noValidate>
+            <div className="field" style={{ textAlign: 'start' }}>
+              <label htmlFor="login-code">{t('login.codeLabel')}</label>
+              <input
+                id="login-code"
+                name="code"
+                type="text"
+                inputMode="numeric"
+                autoComplete="one-time-code"
+                pattern="[0-9]*"
+                maxLength={6}
+                required
+                dir="ltr"
+                value={code}
+                onChange={(e) => setCode(e.target.value.replace(/\D/g, '').slice(0, 6))}
+                aria-invalid={codeError ? true : undefined}
+                aria-describedby="login-code-error"
+              />
+              <div id="login-code-error" aria-live="assertive">
+                {codeError && (
+                  <span className="field-error" role="alert">
+                    {codeError}
+                  </span>
+                )}
+              </div>
+            </div>
+            <button type="submit" className="btn" disabled={verifying}>
+              {verifying ? t('login.verifying') : t('login.codeSubmit')}
+            </button>
+          </form>
+          <p>
+            <button type="button" className="btn-link" onClick={() => void requestCode(true)}>
+              {t('login.codeResend')}
+            </button>{' '}
+            <button type="button" className="btn-link" onClick={startOver}>
+              {t('login.another')}
+            </button>
+          </p>
         </div>
       </section>
     );
@@ -60,8 +192,13 @@ export function Login() {
     <section className="status-screen" aria-labelledby="login-title">
       <div className="card">
         <h1 id="login-title">{t('login.title')}</h1>
+        {link.phase === 'failed' && (
+          <p className="field-error" role="alert">
+            {t('login.linkFailed')}
+          </p>
+        )}
         <p className="lead">{t('login.intro')}</p>
-        <form onSubmit={submit} noValidate>
+        <form onSubmit={submitLink} noValidate>
           <div className="field" style={{ textAlign: 'start' }}>
             <label htmlFor="login-email">{t('login.email')}</label>
             <input
@@ -71,21 +208,29 @@ export function Login() {
               autoComplete="email"
               inputMode="email"
               required
+              dir="ltr"
               value={email}
               onChange={(e) => setEmail(e.target.value)}
               aria-invalid={error ? true : undefined}
-              aria-describedby={error ? 'login-error' : undefined}
+              aria-describedby="login-error"
             />
-            {error && (
-              <span id="login-error" className="field-error" role="alert">
-                {error}
-              </span>
-            )}
+            <div id="login-error" aria-live="assertive">
+              {error && (
+                <span className="field-error" role="alert">
+                  {error}
+                </span>
+              )}
+            </div>
           </div>
           <button type="submit" className="btn" disabled={phase === 'sending'}>
             {phase === 'sending' ? t('login.sending') : t('login.submit')}
           </button>
         </form>
+        <p>
+          <button type="button" className="btn-link" onClick={() => void requestCode()} disabled={phase === 'sending'}>
+            {t('login.codeInstead')}
+          </button>
+        </p>
       </div>
     </section>
   );

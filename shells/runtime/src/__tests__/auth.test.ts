@@ -79,7 +79,7 @@ describe('auth store', () => {
   it('logs out after 400 ms, clearing storage and setting loggedOut', async () => {
     jest.useFakeTimers();
     localStorage.setItem('portal.auth', makeToken({ pid: 'p1', exp: future() }));
-    localStorage.setItem('portal.profile', '{}');
+    localStorage.setItem('portal.profileCache', '{}');
     localStorage.setItem('portal.impersonation', '{}');
     initAuth();
     const done = logout();
@@ -90,21 +90,22 @@ describe('auth store', () => {
     await done;
     expect(authStore.get()).toMatchObject({ authenticated: false, loggedOut: true, token: null });
     expect(localStorage.getItem('portal.auth')).toBeNull();
-    expect(localStorage.getItem('portal.profile')).toBeNull();
+    expect(localStorage.getItem('portal.profileCache')).toBeNull();
     expect(localStorage.getItem('portal.impersonation')).toBeNull();
   });
 
-  it('ends an expired session with the spec toast', () => {
+  it('ends an expired session with the spec toast, then logs out', async () => {
     jest.useFakeTimers();
     const exp = future();
     localStorage.setItem('portal.auth', makeToken({ pid: 'p1', exp }));
     initAuth();
     expect(checkSession()).toBe(true);
     expect(checkSession((exp + 1) * 1000)).toBe(false);
-    expect(authStore.get().authenticated).toBe(false);
     expect(toastStore.get().toasts[0]).toMatchObject({
       type: 'error',
       text: 'Your secure visit has expired. Please log in again',
     });
+    await jest.advanceTimersByTimeAsync(LOGOUT_DELAY_MS);
+    expect(authStore.get()).toMatchObject({ authenticated: false, loggedOut: true, token: null });
   });
 });

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { ErrorState, Link, Loading, TAB_CLICK_EVENTS, track, type Transaction } from '@portal/runtime';
+import { Bdi, BdiTrans, ErrorState, Link, Loading, TAB_CLICK_EVENTS, track, type Transaction } from '@portal/runtime';
 import { useTransactions } from '../hooks/use-transactions';
 import { formatCents } from '../utils/currency';
 import { formatDay, formatTime, groupByDay } from '../utils/dates';
@@ -10,20 +10,22 @@ function Order({ tx, lang }: { tx: Transaction; lang: string }) {
     <li>
       <div className="row">
         <span>
-          <strong>{tx.store || t('orders.online')}</strong>{' '}
+          <strong>{tx.store ? <Bdi>{tx.store}</Bdi> : t('orders.online')}</strong>{' '}
           <span className="muted">{formatTime(tx.transacted_at, lang)}</span>
         </span>
         <span className="amount">
           <span className="visually-hidden">{t('orders.totalLabel')} </span>
-          {formatCents(tx.total_cents)}
+          <Bdi>{formatCents(tx.total_cents)}</Bdi>
         </span>
       </div>
       {tx.items?.length > 0 && (
         <ul className="muted" style={{ margin: 'var(--space-1) 0 0', paddingInlineStart: 'var(--space-4)' }}>
           {tx.items.map((item) => (
             <li key={item.id}>
-              {t('orders.itemLine', { name: item.product?.name || item.name, quantity: item.quantity })}{' '}
-              <span className="amount">{formatCents(item.amount_cents)}</span>
+              <BdiTrans k="orders.itemLine" values={{ name: item.product?.name || item.name, quantity: item.quantity }} />{' '}
+              <span className="amount">
+                <Bdi>{formatCents(item.amount_cents)}</Bdi>
+              </span>
             </li>
           ))}
         </ul>

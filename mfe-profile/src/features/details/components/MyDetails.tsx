@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
-import { ErrorState, Loading, type Profile } from '@portal/runtime';
+import { Bdi, ErrorState, Loading, type Profile } from '@portal/runtime';
 import { useProfile } from '../../../api/profile';
+import { StaffAccess } from './StaffAccess';
 
 function capitalise(s: string): string {
   return s ? s.charAt(0).toUpperCase() + s.slice(1) : s;
@@ -11,14 +12,15 @@ function Details({ profile }: { profile: Profile }) {
   const notSet = t('profile.notSet');
   const lang = profile.custom_attributes?.locale?.language;
   const identities = profile.identities ?? [];
+  const name = [profile.first_name, profile.last_name].filter(Boolean).join(' ');
   return (
     <>
       <div className="card">
         <dl className="dl">
           <dt>{t('profile.name')}</dt>
-          <dd>{[profile.first_name, profile.last_name].filter(Boolean).join(' ') || notSet}</dd>
+          <dd>{name ? <Bdi>{name}</Bdi> : notSet}</dd>
           <dt>{t('profile.email')}</dt>
-          <dd>{profile.email || notSet}</dd>
+          <dd>{profile.email ? <Bdi>{profile.email}</Bdi> : notSet}</dd>
           <dt>{t('profile.tier')}</dt>
           <dd>{profile.tier_handle ? <span className="badge">{capitalise(profile.tier_handle)}</span> : notSet}</dd>
           <dt>{t('profile.region')}</dt>
@@ -36,7 +38,9 @@ function Details({ profile }: { profile: Profile }) {
             {identities.map((id) => (
               <li key={`${id.handle}:${id.identifier}`} className="row">
                 <span>{t(`profile.identity.${id.handle}`, { defaultValue: id.handle })}</span>
-                <span>{id.identifier}</span>
+                <span>
+                  <Bdi>{id.identifier}</Bdi>
+                </span>
               </li>
             ))}
           </ul>
@@ -60,7 +64,10 @@ export function MyDetails() {
       ) : query.isError ? (
         <ErrorState error={query.error} onRetry={() => void query.refetch()} />
       ) : (
-        <Details profile={query.data} />
+        <>
+          <Details profile={query.data} />
+          <StaffAccess />
+        </>
       )}
     </section>
   );

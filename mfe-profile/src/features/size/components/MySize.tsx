@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { ErrorState, Loading } from '@portal/runtime';
+import { Bdi, ErrorState, Loading } from '@portal/runtime';
 import { useProfile } from '../../../api/profile';
 
 /** Attribute namespaces that are not size preferences. */
@@ -37,7 +37,9 @@ export function MySize() {
               {Object.entries(attrs).map(([key, value]) => (
                 <div key={key} style={{ display: 'contents' }}>
                   <dt>{key}</dt>
-                  <dd>{show(value)}</dd>
+                  <dd>
+                    <Bdi>{show(value)}</Bdi>
+                  </dd>
                 </div>
               ))}
             </dl>

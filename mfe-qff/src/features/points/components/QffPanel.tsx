@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { ErrorState, Loading } from '@portal/runtime';
+import { Bdi, ErrorState, Loading } from '@portal/runtime';
 import { useQffPoints } from '../hooks/use-qff-points';
 
 const localeFor = (lang: string) => (lang === 'en' ? 'en-AU' : lang);
@@ -18,7 +18,9 @@ export function QffPanel() {
       ) : query.data.linked ? (
         <dl className="dl">
           <dt>{t('qff.number')}</dt>
-          <dd>{query.data.qff_number}</dd>
+          <dd>
+            <Bdi>{query.data.qff_number}</Bdi>
+          </dd>
           <dt>{t('qff.points')}</dt>
           <dd>
             <strong>{new Intl.NumberFormat(localeFor(i18n.language)).format(query.data.points ?? 0)}</strong>

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { ErrorState, Loading } from '@portal/runtime';
+import { Bdi, ErrorState, Loading } from '@portal/runtime';
 import { useBenefits } from '../hooks/use-benefits';
 import { formatDate } from '../../../utils/format';
 
@@ -24,8 +24,14 @@ export function Offers() {
             const ends = formatDate(offer.ends_at, i18n.language);
             return (
               <article key={offer.id} className="card">
-                <h2>{offer.name}</h2>
-                {offer.description && <p>{offer.description}</p>}
+                <h2>
+                  <Bdi>{offer.name}</Bdi>
+                </h2>
+                {offer.description && (
+                  <p>
+                    <Bdi>{offer.description}</Bdi>
+                  </p>
+                )}
                 {ends && <p className="muted">{t('offers.ends', { date: ends })}</p>}
               </article>
             );

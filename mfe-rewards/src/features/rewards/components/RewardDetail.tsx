@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { ErrorState, Link, Loading } from '@portal/runtime';
+import { Bdi, ErrorState, Link, Loading } from '@portal/runtime';
 import { useRewards } from '../hooks/use-rewards';
 import { formatDate, formatNumber } from '../../../utils/format';
 
@@ -32,10 +32,14 @@ export function RewardDetail({ params }: { params: Record<string, string> }) {
     <section className="page" aria-labelledby="reward-title">
       {back}
       <h1 id="reward-title" className="page-title">
-        {reward.name}
+        <Bdi>{reward.name}</Bdi>
       </h1>
       <div className="card">
-        {reward.description && <p>{reward.description}</p>}
+        {reward.description && (
+          <p>
+            <Bdi>{reward.description}</Bdi>
+          </p>
+        )}
         <dl className="dl">
           <dt>{t('rewards.cost')}</dt>
           <dd>{t('rewards.points', { points: formatNumber(reward.points_cost, i18n.language) })}</dd>

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { ErrorState, Link, Loading } from '@portal/runtime';
+import { Bdi, ErrorState, Link, Loading } from '@portal/runtime';
 import { useBalances, useRewards } from '../hooks/use-rewards';
 import { formatDate, formatNumber } from '../../../utils/format';
 
@@ -44,7 +44,9 @@ export function Rewards() {
                 <li key={reward.id}>
                   <div className="row">
                     <Link href={`/rewards/item/${reward.id}`}>
-                      <strong>{reward.name}</strong>
+                      <strong>
+                        <Bdi>{reward.name}</Bdi>
+                      </strong>
                     </Link>
                     <span className="amount">
                       {t('rewards.points', { points: formatNumber(reward.points_cost, i18n.language) })}

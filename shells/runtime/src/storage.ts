@@ -1,0 +1,69 @@
+// Every browser-storage key the portal writes, in one place, so sign-out can clear them all.
+
+/** localStorage: the session token. */
+export const AUTH_KEY = 'portal.auth';
+/** localStorage: cached profile data (the profile/query cache). */
+export const PROFILE_CACHE_KEY = 'portal.profileCache';
+/** localStorage: loyalty member details. */
+export const LOYALTY_MEMBER_KEY = 'portal.loyaltyMember';
+/** localStorage: whether the member card is shown. */
+export const CARD_DISPLAY_KEY = 'portal.cardDisplay';
+/** localStorage: portal mode (event / visit). */
+export const MODE_KEY = 'portal.mode';
+/** localStorage: the impersonated member's name while staff view an account. */
+export const IMPERSONATION_KEY = 'portal.impersonation';
+/** sessionStorage (this tab only): the staff token kept aside while impersonating. */
+export const STAFF_SESSION_KEY = 'portal.staffSession';
+
+/** What sign-out clears, from both localStorage and sessionStorage. */
+export const SESSION_STORAGE_KEYS = [
+  AUTH_KEY,
+  PROFILE_CACHE_KEY,
+  LOYALTY_MEMBER_KEY,
+  CARD_DISPLAY_KEY,
+  MODE_KEY,
+  IMPERSONATION_KEY,
+  STAFF_SESSION_KEY,
+] as const;
+
+type Area = 'local' | 'session';
+
+function area(which: Area): Storage | null {
+  try {
+    return which === 'local' ? window.localStorage : window.sessionStorage;
+  } catch {
+    return null; // storage blocked (private mode, sandboxed iframe)
+  }
+}
+
+export function readKey(key: string, which: Area = 'local'): string | null {
+  try {
+    return area(which)?.getItem(key) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+export function writeKey(key: string, value: string, which: Area = 'local'): void {
+  try {
+    area(which)?.setItem(key, value);
+  } catch {
+    /* quota or blocked: the in-memory state still works */
+  }
+}
+
+export function removeKey(key: string, which: Area = 'local'): void {
+  try {
+    area(which)?.removeItem(key);
+  } catch {
+    /* ignore */
+  }
+}
+
+/** Removes every key sign-out owns, from both storage areas. */
+export function clearSessionKeys(): void {
+  for (const key of SESSION_STORAGE_KEYS) {
+    removeKey(key, 'local');
+    removeKey(key, 'session');
+  }
+}
