@@ -45,7 +45,11 @@ describe('mfe-orders', () => {
     expect(within(group).getByText('Chadstone')).toBeInTheDocument();
     expect(within(group).getByText('$129.90')).toBeInTheDocument();
     expect(within(group).getByText('-$25.00')).toBeInTheDocument();
-    expect(within(group).getByText('Linen shirt × 1')).toBeInTheDocument();
+    const item = within(group).getByText('Linen shirt');
+    expect(item.tagName).toBe('BDI');
+    expect(item.parentElement).toHaveTextContent('Linen shirt × 1 $89.90');
+    expect(within(group).getByText('Melbourne Central').tagName).toBe('BDI');
+    expect(within(group).getByText('$129.90').tagName).toBe('BDI');
     expect(screen.getByRole('heading', { level: 2, name: 'Tuesday, 20 October 2026' })).toBeInTheDocument();
     expect(screen.getByText('Online')).toBeInTheDocument();
   });

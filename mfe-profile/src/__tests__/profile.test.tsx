@@ -1,4 +1,4 @@
-import { fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, render, screen, within } from '@testing-library/react';
 import { initI18n, onAnalytics } from '@portal/runtime';
 import { stubFetch, type FetchStub } from '@portal/build/src/fetch-stub';
 import { Root } from '../Root';
@@ -28,7 +28,7 @@ function renderAt(path: string) {
 
 beforeEach(() => {
   initI18n('?lang=en');
-  stub = stubFetch({ 'GET /api/profile': { body: PROFILE } });
+  stub = stubFetch({ 'GET /api/profile': { body: PROFILE }, 'GET /api/profile/access-log': { body: { data: [] } } });
 });
 afterEach(() => {
   stub.restore();
@@ -54,7 +54,10 @@ describe('mfe-profile', () => {
 
   it('shows a friendly error when the profile cannot be loaded', async () => {
     stub.restore();
-    stub = stubFetch({ 'GET /api/profile': { status: 404, body: { status: 404, message: 'x', errors: {}, error: true } } });
+    stub = stubFetch({
+      'GET /api/profile': { status: 404, body: { status: 404, message: 'x', errors: {}, error: true } },
+      'GET /api/profile/access-log': { body: { data: [] } },
+    });
     renderAt('/profile');
     expect(await screen.findByRole('alert')).toHaveTextContent('Something went wrong');
     expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
@@ -82,5 +85,46 @@ describe('mfe-profile', () => {
     expect(screen.getByRole('heading', { level: 1, name: 'التفضيلات' })).toBeInTheDocument();
     fireEvent.click(screen.getByRole('radio', { name: 'English' }));
     expect(document.documentElement.dir).toBe('ltr');
+  });
+
+  it('lists staff access to the account, newest first, in the tenant time zone', async () => {
+    stub.restore();
+    stub = stubFetch({
+      'GET /api/profile': { body: PROFILE },
+      'GET /api/profile/access-log': {
+        body: {
+          data: [
+            { action: 'attempt', staff_id: 's_1', staff_name: 'Sam Staff', reason: 'Phone call', at: '2026-11-02T03:20:00Z' },
+            { action: 'start', staff_id: 's_1', staff_name: 'Sam Staff', reason: null, at: '2026-11-02T03:15:00Z' },
+          ],
+        },
+      },
+    });
+    renderAt('/profile');
+    const section = (await screen.findByRole('heading', { level: 2, name: 'Staff access' })).closest('section')!;
+    const items = await within(section).findAllByRole('listitem');
+    expect(items).toHaveLength(2);
+    expect(items[0]).toHaveTextContent('Tried to make a change (blocked)');
+    expect(within(items[0]).getByText('Sam Staff').tagName).toBe('BDI');
+    expect(within(items[0]).getByText('Phone call')).toBeInTheDocument();
+    // 03:20 UTC is 2:20 pm in Melbourne (daylight saving).
+    expect(within(items[0]).getByText('2 Nov 2026, 2:20 pm')).toHaveAttribute('dateTime', '2026-11-02T03:20:00Z');
+    expect(items[1]).toHaveTextContent('Started viewing your account');
+    expect(within(items[1]).getByText('No reason given')).toBeInTheDocument();
+    expect(stub.calls.some((c) => c.path === '/api/profile/access-log')).toBe(true);
+  });
+
+  it('says so when no staff member has viewed the account', async () => {
+    renderAt('/profile');
+    expect(await screen.findByText('No staff member has viewed your account.')).toBeInTheDocument();
+  });
+
+  it('isolates data values with <bdi> in Arabic', async () => {
+    initI18n('?lang=ar');
+    renderAt('/profile');
+    const name = await screen.findByText('Dana Demo');
+    expect(name.tagName).toBe('BDI');
+    expect(screen.getAllByText('demo@example.com').every((el) => el.tagName === 'BDI')).toBe(true);
+    expect(document.documentElement.dir).toBe('rtl');
   });
 });

@@ -65,4 +65,12 @@ describe('mfe-rewards', () => {
     expect(await screen.findByRole('heading', { level: 2, name: 'Double points weekend' })).toBeInTheDocument();
     expect(screen.getByText('Ends 30 Nov 2026')).toBeInTheDocument();
   });
+
+  it('keeps "$10 voucher" in its own direction on an Arabic page', async () => {
+    initI18n('?lang=ar');
+    renderAt('/rewards');
+    const name = await screen.findByText('$10 voucher');
+    expect(name.tagName).toBe('BDI');
+    expect(document.documentElement.dir).toBe('rtl');
+  });
 });

@@ -1,5 +1,5 @@
-import { act, screen, within } from '@testing-library/react';
-import { authStore, initAuth, logout } from '@portal/runtime';
+import { act, fireEvent, screen, within } from '@testing-library/react';
+import { authStore, initAuth, logout, toastStore } from '@portal/runtime';
 import { makeToken, stubFetch } from '@portal/build/src/fetch-stub';
 import { renderAt } from './setup';
 
@@ -64,5 +64,63 @@ describe('protected routes', () => {
     expect(screen.getByText('No internet connection')).toBeInTheDocument();
     expect(screen.getByText("Some options may be unavailable until you're back online")).toBeInTheDocument();
     act(() => networkStore.set({ online: true }));
+  });
+
+  it('the Log out button waits 400 ms, tells the server, clears every key and shows the Logged out screen', async () => {
+    jest.useFakeTimers();
+    const token = makeToken({ pid: 'p_demo', exp: Math.floor(Date.now() / 1000) + 600, typ: 'session' });
+    localStorage.setItem('portal.auth', token);
+    for (const key of ['portal.profileCache', 'portal.loyaltyMember', 'portal.cardDisplay', 'portal.mode', 'portal.impersonation']) {
+      localStorage.setItem(key, 'x');
+    }
+    sessionStorage.setItem('portal.staffSession', 'x');
+    initAuth();
+    const stub = stubFetch({
+      'GET /api/profile': { body: { id: 'p_demo', email: 'd@e.x', first_name: 'Dana', last_name: 'Demo' } },
+      'POST /api/auth/logout': { status: 204 },
+    });
+    renderAt('/home');
+    fireEvent.click(screen.getByRole('button', { name: 'Log out' }));
+    await act(async () => {
+      await jest.advanceTimersByTimeAsync(399);
+    });
+    expect(stub.calls.some((c) => c.path === '/api/auth/logout')).toBe(false);
+    expect(window.location.pathname).toBe('/home');
+    await act(async () => {
+      await jest.advanceTimersByTimeAsync(1);
+    });
+    const call = stub.calls.find((c) => c.path === '/api/auth/logout');
+    expect(call?.headers.Authorization).toBe(`Bearer ${token}`);
+    expect(window.location.pathname).toBe('/logged-out');
+    expect(screen.getByRole('heading', { name: 'Logged out securely' })).toBeInTheDocument();
+    expect(
+      screen.getByText("You've signed out of your account. If you would like to access your account again, log in below."),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Return to login' })).toHaveAttribute('href', '/');
+    for (const key of ['portal.auth', 'portal.profileCache', 'portal.loyaltyMember', 'portal.cardDisplay', 'portal.mode', 'portal.impersonation', 'portal.staffSession']) {
+      expect([key, localStorage.getItem(key), sessionStorage.getItem(key)]).toEqual([key, null, null]);
+    }
+    jest.useRealTimers();
+    stub.restore();
+  });
+
+  it('an expired session shows the toast and ends on the Logged out screen', async () => {
+    jest.useFakeTimers();
+    localStorage.setItem('portal.auth', makeToken({ pid: 'p', exp: Math.floor(Date.now() / 1000) + 30, typ: 'session' }));
+    initAuth();
+    toastStore.set({ toasts: [] });
+    const stub = stubFetch({ 'GET /api/profile': { body: { id: 'p', first_name: 'Dana' } }, 'POST /api/auth/logout': { status: 401 } });
+    renderAt('/home');
+    await act(async () => {
+      await jest.advanceTimersByTimeAsync(30_100);
+    });
+    expect(screen.getByRole('alert')).toHaveTextContent('Your secure visit has expired. Please log in again');
+    await act(async () => {
+      await jest.advanceTimersByTimeAsync(400);
+    });
+    expect(authStore.get().authenticated).toBe(false);
+    expect(screen.getByRole('heading', { name: 'Logged out securely' })).toBeInTheDocument();
+    jest.useRealTimers();
+    stub.restore();
   });
 });
