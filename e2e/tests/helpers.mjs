@@ -45,7 +45,11 @@ export async function latestEmail(to, { after: since = 0 } = {}) {
   throw new Error(`no email to ${to}`);
 }
 
-/** Signs in through the login page and the emailed link; returns the page on /home. */
+/**
+ * Signs in through the login page and the emailed link: opens the link, taps Continue (the link
+ * is only used then) and waits until the portal has left the landing screen for the redirect.
+ * Returns the email.
+ */
 export async function signIn(page, email = 'demo@example.com', startPath = '/') {
   const since = Date.now() - 1000;
   await page.goto(`${BASE}${startPath}`);
@@ -54,5 +58,8 @@ export async function signIn(page, email = 'demo@example.com', startPath = '/') 
   await page.getByText('If that address has an account, a sign-in link is on its way.').waitFor();
   const mail = await latestEmail(email, { after: since });
   await page.goto(mail.link);
+  const expected = new URL(mail.link).searchParams.get('redirect') || '/home';
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.waitForURL((u) => u.pathname === expected);
   return mail;
 }

@@ -1,0 +1,119 @@
+#!/usr/bin/env node
+// `npm run sizes`: gzipped JavaScript of the built portal (public/).
+// First-load JS is what a browser really fetches to draw a page: public/ is served by a small
+// static server (SPA fallback, /api/* answers 404), Chromium opens the page, and every .js it
+// requested is gzipped from disk (level 9) and summed. Pages: / (login, signed out) and /home
+// signed in (adds the mfe-qff parcel). Without Chromium it falls back to the sum of all shell
+// JS, an upper bound. Exits 1 when the login page's first load is over the budget.
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { createRequire } from 'node:module';
+import { REPO } from './lib.mjs';
+
+const BUDGET_KB = 150;
+const out = path.resolve(process.env.PORTAL_OUT_DIR || path.join(REPO, 'public'));
+const gz = (file) => zlib.gzipSync(fs.readFileSync(file), { level: 9 }).length;
+const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+
+if (!fs.existsSync(path.join(out, 'index.html'))) {
+  console.error(`${out}/index.html not found: run npm run build first`);
+  process.exit(2);
+}
+
+function listJs(dir) {
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? listJs(path.join(dir, e.name)) : e.name.endsWith('.js') ? [path.join(dir, e.name)] : [],
+  );
+}
+
+const TYPES = { '.js': 'text/javascript', '.json': 'application/json', '.html': 'text/html', '.svg': 'image/svg+xml', '.png': 'image/png', '.css': 'text/css' };
+
+function serve() {
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url, 'http://x');
+    if (url.pathname.startsWith('/api/')) {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ status: 404, message: 'Not found', errors: {}, error: true }));
+      return;
+    }
+    let file = path.join(out, decodeURIComponent(url.pathname));
+    if (!file.startsWith(out) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) file = path.join(out, 'index.html');
+    res.writeHead(200, { 'content-type': TYPES[path.extname(file)] || 'application/octet-stream' });
+    fs.createReadStream(file).pipe(res);
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+function fakeSession() {
+  const b64url = (s) => Buffer.from(s).toString('base64url');
+  const jwt = `${b64url('{"alg":"HS256","typ":"JWT"}')}.${b64url(JSON.stringify({ pid: 'p_size', exp: Math.floor(Date.now() / 1000) + 3600, typ: 'session' }))}.c2ln`;
+  return Buffer.from(jwt).toString('base64');
+}
+
+async function measure() {
+  let chromium;
+  try {
+    ({ chromium } = createRequire(path.join(REPO, 'e2e', 'package.json'))('playwright-core'));
+  } catch {
+    return null;
+  }
+  const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
+  if (!fs.existsSync(executablePath)) return null;
+  const server = await serve();
+  const base = `http://127.0.0.1:${server.address().port}`;
+  const browser = await chromium.launch({
+    executablePath,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  const pages = {};
+  try {
+    for (const [name, pathName, signedIn] of [['/ (login)', '/', false], ['/home (signed in)', '/home', true]]) {
+      const context = await browser.newContext();
+      if (signedIn) await context.addInitScript((t) => localStorage.setItem('portal.auth', t), fakeSession());
+      const page = await context.newPage();
+      const files = new Set();
+      page.on('request', (r) => {
+        const u = new URL(r.url());
+        if (u.pathname.endsWith('.js')) files.add(path.join(out, u.pathname));
+      });
+      await page.goto(`${base}${pathName}`, { waitUntil: 'networkidle' });
+      await page.waitForTimeout(300);
+      await context.close();
+      pages[name] = [...files].filter((f) => fs.existsSync(f));
+    }
+  } finally {
+    await browser.close();
+    server.close();
+  }
+  return pages;
+}
+
+const pages = await measure();
+let firstLoad;
+if (pages) {
+  for (const [name, files] of Object.entries(pages)) {
+    const total = files.reduce((n, f) => n + gz(f), 0);
+    if (name.startsWith('/ ')) firstLoad = total;
+    console.log(`${name}: ${kb(total)} gzipped first-load JS in ${files.length} files`);
+    for (const f of files.sort()) console.log(`    ${kb(gz(f)).padStart(9)}  ${path.relative(out, f)}`);
+  }
+} else {
+  firstLoad = listJs(path.join(out, 'shell')).reduce((n, f) => n + gz(f), 0);
+  console.log(`Chromium not available: all shell JS (upper bound) ${kb(firstLoad)} gzipped`);
+}
+
+console.log('\nAll JS per package (gzipped, loaded on demand):');
+console.log(`    ${kb(listJs(path.join(out, 'shell')).reduce((n, f) => n + gz(f), 0)).padStart(9)}  shell`);
+const mfeRoot = path.join(out, 'mfe');
+for (const pkg of fs.existsSync(mfeRoot) ? fs.readdirSync(mfeRoot) : []) {
+  for (const version of fs.readdirSync(path.join(mfeRoot, pkg))) {
+    const total = listJs(path.join(mfeRoot, pkg, version)).reduce((n, f) => n + gz(f), 0);
+    console.log(`    ${kb(total).padStart(9)}  ${pkg}@${version}`);
+  }
+}
+const ok = firstLoad <= BUDGET_KB * 1024;
+console.log(`\nfirst-load JS ${kb(firstLoad)} (budget ${BUDGET_KB} KB): ${ok ? 'ok' : 'OVER BUDGET'}`);
+process.exit(ok ? 0 : 1);
