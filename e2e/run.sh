@@ -9,7 +9,8 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/portal-e2e.XXXXXX")
 cp -r public "$work/public"
 port=$(node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")
 env -u DATABASE_URL -u REDIS_URL PORT="$port" PORTAL_DATA_DIR="$work/data" PORTAL_STATIC_DIR="$work/public" \
-  PORTAL_PUBLIC_URL="http://localhost:$port" RUST_LOG=warn ./target/debug/portal > "$work/portal.log" 2>&1 &
+  PORTAL_PUBLIC_URL="http://localhost:$port" PORTAL_RATE_LIMIT__PER_ADDRESS=1000 PORTAL_RATE_LIMIT__PER_IP=100000 \
+  RUST_LOG=warn ./target/debug/portal > "$work/portal.log" 2>&1 &
 pid=$!
 cleanup() { kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; rm -rf "$work"; }
 trap cleanup EXIT

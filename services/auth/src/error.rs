@@ -1,17 +1,35 @@
-//! The auth service's errors. Each variant's doc says the gRPC code it becomes; unexpected
-//! failures are logged and leave as an opaque `Internal`.
+//! The auth service's errors. Each variant's doc says the gRPC code it becomes (and so the HTTP
+//! status the gateway answers); unexpected failures are logged and leave as an opaque `Internal`.
 use std::collections::BTreeMap;
-use tonic::Status;
+use tonic::{Code, Status};
 
 #[derive(Debug, thiserror::Error)]
 pub enum AuthError {
-    /// `InvalidArgument` with one entry per bad field
+    /// `InvalidArgument` (422) with one entry per bad field
     #[error("Please check the highlighted fields")]
     Fields(BTreeMap<String, String>),
-    /// `Unauthenticated`
+    /// `Unauthenticated` (401)
     #[error("This sign-in link has expired or has already been used")]
     LinkUnusable,
-    /// `PermissionDenied`
+    /// `Unauthenticated` (401)
+    #[error("That code is wrong or has expired")]
+    CodeWrong,
+    /// `ResourceExhausted` (429)
+    #[error("Too many wrong attempts. Please request a new code.")]
+    CodeLocked,
+    /// `ResourceExhausted` (429)
+    #[error("Too many attempts. Please wait a few minutes and try again.")]
+    RateLimited,
+    /// `Unauthenticated` (401)
+    #[error("Please log in to continue")]
+    NotSignedIn,
+    /// `PermissionDenied` (403)
+    #[error("{0}")]
+    Forbidden(&'static str),
+    /// `NotFound` (404)
+    #[error("{0}")]
+    NotFound(&'static str),
+    /// `PermissionDenied` (403)
     #[error("Not available in production mode")]
     DevOnly,
     /// `Internal`, logged
@@ -20,7 +38,7 @@ pub enum AuthError {
     /// `Internal`, logged
     #[error(transparent)]
     Other(#[from] anyhow::Error),
-    /// `Unavailable` or as the upstream said
+    /// As the upstream service said
     #[error(transparent)]
     Upstream(#[from] Status),
 }
@@ -33,10 +51,13 @@ impl AuthError {
 
 impl From<AuthError> for Status {
     fn from(e: AuthError) -> Status {
+        let msg = e.to_string();
         match e {
-            AuthError::Fields(ref f) => portal_common::error::invalid_fields(&e.to_string(), f),
-            AuthError::LinkUnusable => Status::unauthenticated(e.to_string()),
-            AuthError::DevOnly => Status::permission_denied(e.to_string()),
+            AuthError::Fields(ref f) => portal_common::error::invalid_fields(&msg, f),
+            AuthError::LinkUnusable | AuthError::CodeWrong | AuthError::NotSignedIn => Status::unauthenticated(msg),
+            AuthError::CodeLocked | AuthError::RateLimited => Status::new(Code::ResourceExhausted, msg),
+            AuthError::Forbidden(_) | AuthError::DevOnly => Status::permission_denied(msg),
+            AuthError::NotFound(_) => Status::not_found(msg),
             AuthError::Db(e) => portal_common::error::internal("auth storage", e),
             AuthError::Other(e) => portal_common::error::internal("auth", e),
             AuthError::Upstream(s) => s,

@@ -1,22 +1,27 @@
-//! The auth service: one-time sign-in links and session tokens. A link token is a signed token
-//! of type `link` whose id is recorded, hashed, in the KV until it is redeemed or expires;
-//! redeeming takes the record atomically, so a link works exactly once.
+//! The auth service: sign-in by one-time link or code, session tokens, logout, staff search and
+//! impersonation. One-time secrets live in the KV only as hashes and are redeemed with an atomic
+//! take, so each works exactly once however many requests race for it. Every sign-in and code
+//! route is rate limited per address and per client IP.
+mod delivery;
 mod email;
 mod error;
 mod keys;
 mod outbox;
 
+use delivery::{Delivery, Outgoing};
 use email::{safe_redirect, Email};
 use error::AuthError;
 use portal_common::config::Settings;
 use portal_common::db::Db;
 use portal_common::grpc::GrpcApp;
+use portal_common::identity::Caller;
 use portal_common::kv::Kv;
-use portal_common::token::{self, Claims};
+use portal_common::token::{self, Actor, Claims};
 use portal_proto::auth::v1::{self as pb, auth_service_server::{AuthService, AuthServiceServer}};
-use portal_proto::profile::v1::{profile_service_client::ProfileServiceClient, FindByEmailRequest};
+use portal_proto::profile::v1::{self as profile_pb, profile_service_client::ProfileServiceClient};
+use serde::{Deserialize, Serialize};
 use sqlx::Row;
-use std::sync::Arc;
+use std::sync::{Arc, RwLock};
 use std::time::Duration;
 use tonic::transport::Channel;
 use tonic::{Request, Response, Status};
@@ -25,6 +30,15 @@ pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
 
 /// The answer to every sign-in request, whether or not the address has an account.
 pub const LINK_SENT: &str = "If that address has an account, a sign-in link is on its way.";
+/// The answer to every code request, whether or not the address has an account.
+pub const CODE_SENT: &str = "If that address has an account, a sign-in code is on its way.";
+pub const REGISTERED: &str = "Your account has been created. We've emailed you a link to sign in.";
+
+/// Wrong guesses allowed per code; the next attempt locks it.
+pub const MAX_CODE_ATTEMPTS: i64 = 5;
+/// Longest life of a one-time link or code, and of an impersonation token.
+const MAX_LINK_TTL: i64 = 600;
+const MAX_IMPERSONATION_TTL: i64 = 3600;
 
 pub const STAFF_DEMO_ID: &str = "stf_0000000000000000000000s1";
 
@@ -38,10 +52,34 @@ pub async fn build(settings: &Settings) -> anyhow::Result<GrpcApp> {
             .execute(&db.pool)
             .await?;
     }
-    let keys = keys::load_or_create(&db).await?;
+    let keys = RwLock::new(keys::load_or_create(&db).await?);
     let profiles = ProfileServiceClient::new(portal_common::grpc::channel(&settings.service_url("profile")?)?);
-    let svc = Auth { inner: Arc::new(Inner { db, kv, keys, profiles, settings: settings.clone() }) };
-    GrpcApp::bind(settings, "portal.auth.v1.AuthService", tonic::service::Routes::new(AuthServiceServer::new(svc))).await
+    let delivery = Delivery::new(settings, &db)?;
+    let inner = Arc::new(Inner { db, kv, keys, profiles, delivery, settings: settings.clone() });
+    tokio::spawn(reload_keys(Arc::downgrade(&inner)));
+    let routes = tonic::service::Routes::new(AuthServiceServer::new(Auth { inner }));
+    GrpcApp::bind(settings, "portal.auth.v1.AuthService", routes).await
+}
+
+/// Picks up keys rotated by another instance; stops when the service is dropped.
+async fn reload_keys(inner: std::sync::Weak<Inner>) {
+    let mut tick = tokio::time::interval(Duration::from_secs(60));
+    tick.tick().await;
+    loop {
+        tick.tick().await;
+        let Some(inner) = inner.upgrade() else { return };
+        match keys::load(&inner.db).await {
+            Ok(k) => *inner.keys.write().unwrap() = k,
+            Err(e) => tracing::warn!(error = %e, "reloading signing keys"),
+        }
+    }
+}
+
+/// The current signing key from the service's store, for tooling and tests that must mint a
+/// token the gateway will recognise (an already-expired one, say).
+pub async fn current_signer(settings: &Settings) -> anyhow::Result<token::Signer> {
+    let db = Db::connect(settings, "auth", &MIGRATOR).await?;
+    Ok(keys::load_or_create(&db).await?.signer)
 }
 
 #[derive(Clone)]
@@ -52,8 +90,9 @@ struct Auth {
 struct Inner {
     db: Db,
     kv: Kv,
-    keys: keys::Keys,
+    keys: RwLock<keys::Keys>,
     profiles: ProfileServiceClient<Channel>,
+    delivery: Delivery,
     settings: Settings,
 }
 
@@ -61,10 +100,85 @@ struct Inner {
 struct Account {
     id: String,
     first_name: String,
+    phone: String,
     staff: bool,
 }
 
+/// What a one-time link or code carries besides the account: where to go, and a check-in or
+/// event attendance to record once the member has proved who they are.
+#[derive(Serialize, Deserialize, Default, Clone)]
+struct Pending {
+    #[serde(default)]
+    mode: String,
+    #[serde(default)]
+    location: String,
+    #[serde(default)]
+    event_data: String,
+    #[serde(default)]
+    custom_fields: String,
+}
+
+/// A code waiting to be redeemed, kept in the KV under the address's hash.
+#[derive(Serialize, Deserialize)]
+struct CodeRecord {
+    code_hash: String,
+    pid: String,
+    staff: bool,
+    redirect: String,
+    pending: Pending,
+}
+
+fn json_or_empty(s: &str, field: &str) -> Result<String, AuthError> {
+    if s.trim().is_empty() {
+        return Ok(String::new());
+    }
+    serde_json::from_str::<serde_json::Value>(s).map_err(|_| AuthError::field(field, "Must be valid JSON"))?;
+    Ok(s.to_string())
+}
+
+impl Pending {
+    fn parse(mode: &str, location: &str, event_data: &str, custom_fields: &str) -> Result<Pending, AuthError> {
+        let mode = mode.trim().to_string();
+        if !matches!(mode.as_str(), "" | "visit" | "event") {
+            return Err(AuthError::field("mode", "Use visit or event"));
+        }
+        if mode == "visit" && location.trim().is_empty() {
+            return Err(AuthError::field("location", "A check-in needs a location"));
+        }
+        Ok(Pending {
+            mode,
+            location: location.trim().chars().take(100).collect(),
+            event_data: json_or_empty(event_data, "eventData")?,
+            custom_fields: json_or_empty(custom_fields, "customFields")?,
+        })
+    }
+}
+
 impl Inner {
+    fn ttl(&self) -> i64 {
+        self.settings.link_ttl_secs.clamp(1, MAX_LINK_TTL)
+    }
+
+    fn now() -> i64 {
+        portal_common::now_unix()
+    }
+
+    /// Counts an attempt against the address and the client IP; refuses past either limit.
+    async fn limit(&self, route: &str, address: &str, ip: Option<&str>, factor: i64) -> Result<(), AuthError> {
+        let rl = &self.settings.rate_limit;
+        let window = Duration::from_secs(rl.window_secs.max(1));
+        let a = self.kv.incr(&format!("rl:{route}:a:{}", token::hash_hex(address)), window).await?;
+        let i = match ip {
+            Some(ip) => self.kv.incr(&format!("rl:{route}:ip:{ip}"), window).await?,
+            None => 0,
+        };
+        if a > rl.per_address * factor || i > rl.per_ip * factor {
+            tracing::info!(route, "rate limited");
+            return Err(AuthError::RateLimited);
+        }
+        Ok(())
+    }
+
     async fn account(&self, email: &Email) -> Result<Option<Account>, AuthError> {
         let staff = sqlx::query("SELECT id, name FROM staff_users WHERE tenant = $1 AND email = $2")
             .bind(&self.settings.tenant)
@@ -74,24 +188,56 @@ impl Inner {
         if let Some(r) = staff {
             let name: String = r.get("name");
             let first = name.split_whitespace().next().unwrap_or_default().to_string();
-            return Ok(Some(Account { id: r.get("id"), first_name: first, staff: true }));
+            return Ok(Some(Account { id: r.get("id"), first_name: first, phone: String::new(), staff: true }));
         }
         let found = self
             .profiles
             .clone()
-            .find_by_email(FindByEmailRequest { email: email.as_str().into() })
+            .find_by_email(profile_pb::FindByEmailRequest { email: email.as_str().into() })
             .await?
             .into_inner();
-        Ok(found.found.then(|| Account { id: found.profile_id, first_name: found.first_name, staff: false }))
+        Ok(found.found.then(|| Account { id: found.profile_id, first_name: found.first_name, phone: found.phone, staff: false }))
     }
 
-    fn link_key(jti: &str) -> String {
-        format!("link:{}", token::hash_hex(jti))
+    async fn staff_name(&self, id: &str) -> Result<Option<String>, AuthError> {
+        Ok(sqlx::query("SELECT name FROM staff_users WHERE tenant = $1 AND id = $2")
+            .bind(&self.settings.tenant)
+            .bind(id)
+            .fetch_optional(&self.db.pool)
+            .await?
+            .map(|r| r.get("name")))
     }
 
-    async fn send_link(&self, acct: &Account, email: &Email, redirect: &str) -> Result<(), AuthError> {
-        let now = portal_common::now_unix();
-        let ttl = self.settings.link_ttl_secs.clamp(60, 600);
+    fn sign(&self, claims: &Claims) -> Result<String, AuthError> {
+        Ok(self.keys.read().unwrap().signer.sign(claims)?)
+    }
+
+    fn session(&self, pid: &str, staff: bool, exp: i64, act: Option<Actor>) -> Result<(String, Claims), AuthError> {
+        let claims = Claims {
+            pid: pid.to_string(),
+            exp,
+            iat: Self::now(),
+            jti: portal_common::new_id("ses_"),
+            typ: token::TYPE_SESSION.into(),
+            staff,
+            tenant: self.settings.tenant.clone(),
+            redirect: None,
+            act,
+        };
+        Ok((self.sign(&claims)?, claims))
+    }
+
+    fn greeting(first_name: &str) -> String {
+        if first_name.is_empty() {
+            "Hi,".to_string()
+        } else {
+            format!("Hi {first_name},")
+        }
+    }
+
+    async fn send_link(&self, acct: &Account, email: &Email, redirect: &str, pending: &Pending) -> Result<(), AuthError> {
+        let now = Self::now();
+        let ttl = self.ttl();
         let jti = portal_common::new_id("lnk_");
         let claims = Claims {
             pid: acct.id.clone(),
@@ -102,36 +248,105 @@ impl Inner {
             staff: acct.staff,
             tenant: self.settings.tenant.clone(),
             redirect: Some(redirect.to_string()),
+            act: None,
         };
-        let link_token = self.keys.signer.sign(&claims)?;
-        self.kv.set(&Self::link_key(&jti), b"1", Some(Duration::from_secs(ttl as u64))).await?;
+        let link_token = self.sign(&claims)?;
+        let record = serde_json::to_vec(pending).map_err(anyhow::Error::from)?;
+        self.kv.set(&link_key(&jti), &record, Some(Duration::from_secs(ttl as u64))).await?;
         let mut link = url::Url::parse(&self.settings.public_url).map_err(anyhow::Error::from)?;
         link.set_path("/");
         link.query_pairs_mut().append_pair("token", &link_token).append_pair("redirect", redirect);
         let link = link.to_string();
-        let greeting = if acct.first_name.is_empty() { "Hi,".to_string() } else { format!("Hi {},", acct.first_name) };
         let text = format!(
-            "{greeting}\n\nUse the link below to sign in to your account. It works once and expires in {} minutes.\n\n{link}\n\nIf you didn't ask to sign in, you can ignore this email.",
-            ttl / 60
+            "{}\n\nUse the link below to sign in to your account. It works once and expires in {} minutes.\n\n{link}\n\nIf you didn't ask to sign in, you can ignore this email.",
+            Self::greeting(&acct.first_name),
+            (ttl / 60).max(1)
         );
-        if self.settings.is_dev() {
-            outbox::put(&self.db, &outbox::Message { channel: "email", to: email.as_str(), subject: "Your sign-in link", text: &text, link: &link }).await?;
-        } else {
-            tracing::warn!("no email transport configured in production mode; sign-in link not sent");
-        }
+        self.delivery.email(&Outgoing { to: email.as_str(), subject: "Your sign-in link", text: &text, link: &link }).await?;
         Ok(())
     }
+
+    /// Records a check-in or event attendance brought by a redeemed link or code.
+    async fn record_activity(&self, pid: &str, p: &Pending) -> Result<(), AuthError> {
+        if p.mode.is_empty() {
+            return Ok(());
+        }
+        sqlx::query(
+            "INSERT INTO sign_in_activity (id, profile_id, kind, location, event_data, custom_fields, at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        )
+        .bind(portal_common::new_id("act_"))
+        .bind(pid)
+        .bind(&p.mode)
+        .bind(&p.location)
+        .bind(&p.event_data)
+        .bind(&p.custom_fields)
+        .bind(Self::now())
+        .execute(&self.db.pool)
+        .await?;
+        Ok(())
+    }
+
+    async fn log_access(&self, profile_id: &str, staff_id: &str, staff_name: &str, action: &str, reason: &str) -> Result<(), AuthError> {
+        sqlx::query(
+            "INSERT INTO access_log (id, profile_id, staff_id, staff_name, action, reason, at_ms) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        )
+        .bind(portal_common::new_id("acc_"))
+        .bind(profile_id)
+        .bind(staff_id)
+        .bind(staff_name)
+        .bind(action)
+        .bind(reason.trim().chars().take(500).collect::<String>())
+        .bind(chrono::Utc::now().timestamp_millis())
+        .execute(&self.db.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// The caller must be a staff member signed in as themselves, still on the staff list.
+    async fn staff_caller(&self, md: &tonic::metadata::MetadataMap) -> Result<(Caller, String), AuthError> {
+        let c = Caller::from_metadata(md).map_err(|_| AuthError::NotSignedIn)?;
+        if !c.staff || c.actor.is_some() {
+            return Err(AuthError::Forbidden("Only staff can do this"));
+        }
+        let name = self.staff_name(&c.profile_id).await?.ok_or(AuthError::Forbidden("Only staff can do this"))?;
+        Ok((c, name))
+    }
+
+    async fn revoke(&self, jti: &str, exp: i64) -> Result<(), AuthError> {
+        let left = (exp - Self::now()).max(1) as u64;
+        self.kv.set(&token::revoked_key(jti), b"1", Some(Duration::from_secs(left))).await?;
+        Ok(())
+    }
+}
+
+fn link_key(jti: &str) -> String {
+    format!("link:{}", token::hash_hex(jti))
+}
+
+fn code_key(tenant: &str, email: &Email) -> String {
+    format!("code:{}", token::hash_hex(&format!("{tenant}:{}", email.as_str())))
+}
+
+fn code_hash(key: &str, code: &str) -> String {
+    token::hash_hex(&format!("{key}:{code}"))
+}
+
+fn parse_email(raw: &str) -> Result<Email, AuthError> {
+    Email::parse(raw).map_err(|m| AuthError::field("email", m))
 }
 
 #[tonic::async_trait]
 impl AuthService for Auth {
     #[tracing::instrument(skip_all)]
     async fn request_magic_link(&self, req: Request<pb::RequestMagicLinkRequest>) -> Result<Response<pb::RequestMagicLinkResponse>, Status> {
+        let ip = Caller::client_ip(req.metadata());
         let r = req.into_inner();
-        let email = Email::parse(&r.email).map_err(|m| AuthError::field("email", m))?;
+        let email = parse_email(&r.email)?;
+        let pending = Pending::parse(&r.mode, &r.location, &r.event_data_json, &r.custom_fields_json)?;
+        self.inner.limit("link", email.as_str(), ip.as_deref(), 1).await?;
         let redirect = safe_redirect(&r.redirect);
         if let Some(acct) = self.inner.account(&email).await? {
-            self.inner.send_link(&acct, &email, &redirect).await?;
+            self.inner.send_link(&acct, &email, &redirect, &pending).await?;
         }
         Ok(Response::new(pb::RequestMagicLinkResponse { message: LINK_SENT.into() }))
     }
@@ -139,40 +354,48 @@ impl AuthService for Auth {
     #[tracing::instrument(skip_all)]
     async fn exchange_link_token(&self, req: Request<pb::ExchangeLinkTokenRequest>) -> Result<Response<pb::SessionToken>, Status> {
         let inner = &self.inner;
-        let now = portal_common::now_unix();
-        let link = inner
-            .keys
-            .verify
-            .verify(&req.into_inner().token, token::TYPE_LINK, now)
-            .map_err(|_| AuthError::LinkUnusable)?;
-        // Single use: of any number of concurrent redemptions, one takes the record.
-        if inner.kv.take(&Inner::link_key(&link.jti)).await.map_err(AuthError::Other)?.is_none() {
-            return Err(AuthError::LinkUnusable.into());
-        }
-        let exp = now + inner.settings.session_ttl_secs;
-        let session = Claims {
-            pid: link.pid.clone(),
-            exp,
-            iat: now,
-            jti: portal_common::new_id("ses_"),
-            typ: token::TYPE_SESSION.into(),
-            staff: link.staff,
-            tenant: inner.settings.tenant.clone(),
-            redirect: None,
+        let now = Inner::now();
+        let raw = req.into_inner().token;
+        let verified = {
+            let keys = inner.keys.read().unwrap();
+            keys.verify.verify(&raw, token::TYPE_LINK, now).map(Ok).or_else(|e| match e {
+                token::TokenError::WrongType => keys.verify.verify(&raw, token::TYPE_SESSION, now).map(Err),
+                e => Err(e),
+            })
         };
-        let t = inner.keys.signer.sign(&session).map_err(AuthError::Other)?;
-        Ok(Response::new(pb::SessionToken { token: t, expiry: exp, profile_id: link.pid, staff: link.staff }))
+        match verified.map_err(|_| AuthError::LinkUnusable)? {
+            Ok(link) => {
+                // Single use: of any number of concurrent redemptions, one takes the record.
+                let record = inner.kv.take(&link_key(&link.jti)).await.map_err(AuthError::Other)?.ok_or(AuthError::LinkUnusable)?;
+                let pending: Pending = serde_json::from_slice(&record).unwrap_or_default();
+                inner.record_activity(&link.pid, &pending).await?;
+                let (t, c) = inner.session(&link.pid, link.staff, now + inner.settings.session_ttl_secs, None)?;
+                Ok(Response::new(pb::SessionToken {
+                    token: t,
+                    expiry: c.exp,
+                    profile_id: c.pid,
+                    staff: c.staff,
+                    redirect: link.redirect.unwrap_or_else(|| "/home".into()),
+                }))
+            }
+            Err(session) => {
+                // A session token handed over in a URL (native wrapper): swap it for a fresh one
+                // and revoke it, so the copy in the URL is worthless. Impersonations cannot be extended.
+                if session.is_impersonation() {
+                    return Err(AuthError::Forbidden("An impersonation session cannot be extended").into());
+                }
+                if !inner.kv.set_nx(&token::revoked_key(&session.jti), b"1", Some(Duration::from_secs((session.exp - now).max(1) as u64))).await.map_err(AuthError::Other)? {
+                    return Err(AuthError::LinkUnusable.into());
+                }
+                let (t, c) = inner.session(&session.pid, session.staff, now + inner.settings.session_ttl_secs, None)?;
+                Ok(Response::new(pb::SessionToken { token: t, expiry: c.exp, profile_id: c.pid, staff: c.staff, redirect: "/home".into() }))
+            }
+        }
     }
 
     async fn get_verification_keys(&self, _req: Request<pb::GetVerificationKeysRequest>) -> Result<Response<pb::GetVerificationKeysResponse>, Status> {
-        let keys = self
-            .inner
-            .keys
-            .public_keys
-            .iter()
-            .map(|(kid, k)| pb::VerificationKey { kid: kid.clone(), public_key: k.clone() })
-            .collect();
-        Ok(Response::new(pb::GetVerificationKeysResponse { keys }))
+        let keys = self.inner.keys.read().unwrap();
+        Ok(Response::new(keys_response(&keys)))
     }
 
     async fn list_outbox(&self, req: Request<pb::ListOutboxRequest>) -> Result<Response<pb::ListOutboxResponse>, Status> {
@@ -186,11 +409,246 @@ impl AuthService for Auth {
         let messages = outbox::list(&self.inner.db, limit).await.map_err(AuthError::from)?;
         Ok(Response::new(pb::ListOutboxResponse { messages }))
     }
+
+    #[tracing::instrument(skip_all)]
+    async fn check_availability(&self, req: Request<pb::CheckAvailabilityRequest>) -> Result<Response<pb::CheckAvailabilityResponse>, Status> {
+        let ip = Caller::client_ip(req.metadata());
+        let email = parse_email(&req.into_inner().email)?;
+        self.inner.limit("availability", email.as_str(), ip.as_deref(), 2).await?;
+        let taken = self.inner.account(&email).await?.is_some();
+        Ok(Response::new(pb::CheckAvailabilityResponse { available: !taken }))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn send_code(&self, req: Request<pb::SendCodeRequest>) -> Result<Response<pb::RequestMagicLinkResponse>, Status> {
+        use rand::Rng;
+        let inner = &self.inner;
+        let ip = Caller::client_ip(req.metadata());
+        let r = req.into_inner();
+        let email = parse_email(&r.email)?;
+        if !matches!(r.channel.as_str(), "email" | "sms") {
+            return Err(AuthError::field("channel", "Use email or sms").into());
+        }
+        let pending = Pending::parse(&r.mode, "", &r.event_data_json, &r.custom_fields_json)?;
+        inner.limit("code", email.as_str(), ip.as_deref(), 1).await?;
+        let redirect = safe_redirect(&r.redirect);
+        let Some(acct) = inner.account(&email).await? else {
+            return Ok(Response::new(pb::RequestMagicLinkResponse { message: CODE_SENT.into() }));
+        };
+        if r.channel == "sms" && acct.phone.is_empty() {
+            // Same answer as for an unknown address: nothing to send to.
+            return Ok(Response::new(pb::RequestMagicLinkResponse { message: CODE_SENT.into() }));
+        }
+        let code = format!("{:06}", rand::thread_rng().gen_range(0..1_000_000u32));
+        let key = code_key(&inner.settings.tenant, &email);
+        let record = CodeRecord { code_hash: code_hash(&key, &code), pid: acct.id.clone(), staff: acct.staff, redirect, pending };
+        let ttl = Duration::from_secs(inner.ttl() as u64);
+        inner.kv.set(&key, &serde_json::to_vec(&record).map_err(|e| AuthError::Other(e.into()))?, Some(ttl)).await.map_err(AuthError::Other)?;
+        inner.kv.del(&format!("{key}:attempts")).await.map_err(AuthError::Other)?;
+        let minutes = (inner.ttl() / 60).max(1);
+        if r.channel == "sms" {
+            let text = format!("{code} is your sign-in code. It expires in {minutes} minutes.");
+            inner.delivery.sms(&Outgoing { to: &acct.phone, subject: "Sign-in code", text: &text, link: "" }).await.map_err(AuthError::Other)?;
+        } else {
+            let text = format!(
+                "{}\n\nYour sign-in code is {code}. It works once and expires in {minutes} minutes.\n\nIf you didn't ask to sign in, you can ignore this email.",
+                Inner::greeting(&acct.first_name)
+            );
+            inner.delivery.email(&Outgoing { to: email.as_str(), subject: "Your sign-in code", text: &text, link: "" }).await.map_err(AuthError::Other)?;
+        }
+        Ok(Response::new(pb::RequestMagicLinkResponse { message: CODE_SENT.into() }))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn verify_code(&self, req: Request<pb::VerifyCodeRequest>) -> Result<Response<pb::SessionToken>, Status> {
+        let inner = &self.inner;
+        let ip = Caller::client_ip(req.metadata());
+        let r = req.into_inner();
+        let email = parse_email(&r.email)?;
+        let code = r.code.trim();
+        if code.len() != 6 || !code.chars().all(|c| c.is_ascii_digit()) {
+            return Err(AuthError::field("code", "Enter the 6-digit code").into());
+        }
+        inner.limit("verify", email.as_str(), ip.as_deref(), 3).await?;
+        let key = code_key(&inner.settings.tenant, &email);
+        let ttl = Duration::from_secs(inner.ttl() as u64);
+        let attempts = inner.kv.incr(&format!("{key}:attempts"), ttl).await.map_err(AuthError::Other)?;
+        if attempts > MAX_CODE_ATTEMPTS {
+            inner.kv.del(&key).await.map_err(AuthError::Other)?;
+            return Err(AuthError::CodeLocked.into());
+        }
+        let raw = inner.kv.get(&key).await.map_err(AuthError::Other)?.ok_or(AuthError::CodeWrong)?;
+        let record: CodeRecord = serde_json::from_slice(&raw).map_err(|e| AuthError::Other(e.into()))?;
+        if record.code_hash != code_hash(&key, code) {
+            return Err(AuthError::CodeWrong.into());
+        }
+        // Single use: of concurrent correct attempts, one takes the record.
+        if inner.kv.take(&key).await.map_err(AuthError::Other)?.is_none() {
+            return Err(AuthError::CodeWrong.into());
+        }
+        inner.record_activity(&record.pid, &record.pending).await?;
+        let (t, c) = inner.session(&record.pid, record.staff, Inner::now() + inner.settings.session_ttl_secs, None)?;
+        Ok(Response::new(pb::SessionToken { token: t, expiry: c.exp, profile_id: c.pid, staff: c.staff, redirect: record.redirect }))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn register(&self, req: Request<pb::RegisterRequest>) -> Result<Response<pb::RegisterResponse>, Status> {
+        let inner = &self.inner;
+        let ip = Caller::client_ip(req.metadata());
+        let r = req.into_inner();
+        let email = Email::parse(&r.email);
+        if let Ok(e) = &email {
+            inner.limit("register", e.as_str(), ip.as_deref(), 1).await?;
+        }
+        let created = inner
+            .profiles
+            .clone()
+            .create_profile(profile_pb::CreateProfileRequest {
+                email: email.as_ref().map(|e| e.to_string()).unwrap_or_default(),
+                first_name: r.first_name,
+                last_name: r.last_name,
+                phone: r.phone,
+                birth_date: r.birth_date,
+            })
+            .await;
+        // Report an email problem together with the profile's own field problems.
+        let profile_id = match (email.as_ref(), created) {
+            (Ok(_), Ok(res)) => res.into_inner().profile_id,
+            (Err(m), Ok(_)) => return Err(AuthError::field("email", m).into()),
+            (Err(m), Err(s)) if s.code() == tonic::Code::InvalidArgument => {
+                let mut f = portal_common::error::field_errors(&s);
+                f.insert("email".into(), m.to_string());
+                return Err(AuthError::Fields(f).into());
+            }
+            (Err(m), Err(_)) => return Err(AuthError::field("email", m).into()),
+            (Ok(_), Err(s)) => return Err(s),
+        };
+        let email = email.map_err(|m| AuthError::field("email", m))?;
+        if inner.staff_name_by_email(&email).await?.is_some() {
+            return Err(AuthError::field("email", "This address cannot be used").into());
+        }
+        let acct = Account { id: profile_id.clone(), first_name: String::new(), phone: String::new(), staff: false };
+        inner.send_link(&acct, &email, &safe_redirect(&r.redirect), &Pending::default()).await?;
+        Ok(Response::new(pb::RegisterResponse { message: REGISTERED.into(), profile_id }))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn logout(&self, req: Request<pb::LogoutRequest>) -> Result<Response<pb::LogoutResponse>, Status> {
+        let c = Caller::from_metadata(req.metadata()).map_err(|_| AuthError::NotSignedIn)?;
+        let (jti, exp) = (c.token_id.clone().ok_or(AuthError::NotSignedIn)?, c.token_exp.ok_or(AuthError::NotSignedIn)?);
+        self.inner.revoke(&jti, exp).await?;
+        if let Some(staff_id) = &c.actor {
+            let name = self.inner.staff_name(staff_id).await?.unwrap_or_default();
+            self.inner.log_access(&c.profile_id, staff_id, &name, "stop", "").await?;
+        }
+        Ok(Response::new(pb::LogoutResponse {}))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn search_members(&self, req: Request<pb::SearchMembersRequest>) -> Result<Response<pb::SearchMembersResponse>, Status> {
+        self.inner.staff_caller(req.metadata()).await?;
+        let r = req.into_inner();
+        if !matches!(r.r#type.as_str(), "id" | "email" | "qff_number") {
+            return Err(AuthError::field("type", "Use id, email or qff_number").into());
+        }
+        if r.id.trim().is_empty() {
+            return Err(AuthError::field("id", "Required").into());
+        }
+        let found = self
+            .inner
+            .profiles
+            .clone()
+            .search_profiles(profile_pb::SearchProfilesRequest { r#type: r.r#type, id: r.id })
+            .await?
+            .into_inner();
+        let members = found
+            .profiles
+            .into_iter()
+            .map(|p| pb::MemberSummary { id: p.id, email: p.email, first_name: p.first_name, last_name: p.last_name })
+            .collect();
+        Ok(Response::new(pb::SearchMembersResponse { members }))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn impersonate(&self, req: Request<pb::ImpersonateRequest>) -> Result<Response<pb::ImpersonationToken>, Status> {
+        let inner = &self.inner;
+        let (staff, staff_name) = inner.staff_caller(req.metadata()).await?;
+        let r = req.into_inner();
+        let target = r.profile_id.trim().to_string();
+        // The staff id comes from the staff token; a body value may only repeat it.
+        if !r.staff_id.is_empty() && r.staff_id != staff.profile_id {
+            inner.log_access(&target, &staff.profile_id, &staff_name, "attempt", "staffId did not match the signed-in staff member").await?;
+            return Err(AuthError::Forbidden("staffId does not match the signed-in staff member").into());
+        }
+        let summary = match inner.profiles.clone().get_summary(profile_pb::GetSummaryRequest { profile_id: target.clone() }).await {
+            Ok(s) => s.into_inner(),
+            Err(s) if s.code() == tonic::Code::NotFound => {
+                inner.log_access(&target, &staff.profile_id, &staff_name, "attempt", "no such member").await?;
+                return Err(AuthError::NotFound("No member with that id").into());
+            }
+            Err(s) => return Err(s),
+        };
+        if inner.staff_name_by_email(&Email::parse(&summary.email).map_err(|m| AuthError::field("email", m))?).await?.is_some() {
+            inner.log_access(&target, &staff.profile_id, &staff_name, "attempt", "staff accounts cannot be impersonated").await?;
+            return Err(AuthError::Forbidden("Staff accounts cannot be impersonated").into());
+        }
+        let ttl = inner.settings.impersonation_ttl_secs.clamp(1, MAX_IMPERSONATION_TTL);
+        let act = Actor { sub: staff.profile_id.clone(), name: staff_name.clone() };
+        let (t, c) = inner.session(&summary.id, false, Inner::now() + ttl, Some(act))?;
+        inner.log_access(&summary.id, &staff.profile_id, &staff_name, "start", &r.reason).await?;
+        Ok(Response::new(pb::ImpersonationToken {
+            token: t,
+            expiry: c.exp,
+            profile_id: summary.id,
+            first_name: summary.first_name,
+            last_name: summary.last_name,
+        }))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn list_access_log(&self, req: Request<pb::ListAccessLogRequest>) -> Result<Response<pb::ListAccessLogResponse>, Status> {
+        let c = Caller::from_metadata(req.metadata()).map_err(|_| AuthError::NotSignedIn)?;
+        let rows = sqlx::query(
+            "SELECT action, staff_id, staff_name, reason, at_ms FROM access_log WHERE profile_id = $1 ORDER BY at_ms DESC, id DESC LIMIT 200",
+        )
+        .bind(&c.profile_id)
+        .fetch_all(&self.inner.db.pool)
+        .await
+        .map_err(AuthError::from)?;
+        let entries = rows
+            .into_iter()
+            .map(|r| pb::AccessLogEntry {
+                action: r.get("action"),
+                staff_id: r.get("staff_id"),
+                staff_name: r.get("staff_name"),
+                reason: r.get("reason"),
+                at: r.get::<i64, _>("at_ms") / 1000,
+            })
+            .collect();
+        Ok(Response::new(pb::ListAccessLogResponse { entries }))
+    }
+
+    async fn rotate_signing_key(&self, _req: Request<pb::RotateSigningKeyRequest>) -> Result<Response<pb::GetVerificationKeysResponse>, Status> {
+        let keys = keys::rotate(&self.inner.db).await.map_err(AuthError::Other)?;
+        let res = keys_response(&keys);
+        *self.inner.keys.write().unwrap() = keys;
+        Ok(Response::new(res))
+    }
 }
 
-/// The current signing key from the service's store, for tooling and tests that must mint a
-/// token the gateway will recognise (an already-expired one, say).
-pub async fn current_signer(settings: &Settings) -> anyhow::Result<token::Signer> {
-    let db = Db::connect(settings, "auth", &MIGRATOR).await?;
-    Ok(keys::load_or_create(&db).await?.signer)
+impl Inner {
+    async fn staff_name_by_email(&self, email: &Email) -> Result<Option<String>, AuthError> {
+        Ok(sqlx::query("SELECT name FROM staff_users WHERE tenant = $1 AND email = $2")
+            .bind(&self.settings.tenant)
+            .bind(email.as_str())
+            .fetch_optional(&self.db.pool)
+            .await?
+            .map(|r| r.get("name")))
+    }
+}
+
+fn keys_response(keys: &keys::Keys) -> pb::GetVerificationKeysResponse {
+    pb::GetVerificationKeysResponse {
+        keys: keys.public_keys.iter().map(|(kid, k)| pb::VerificationKey { kid: kid.clone(), public_key: k.clone() }).collect(),
+    }
 }

@@ -65,8 +65,36 @@ pub struct Settings {
     pub services: ServiceUrls,
     /// Lifetime of a member session token.
     pub session_ttl_secs: i64,
-    /// Lifetime of a one-time sign-in link.
+    /// Lifetime of a one-time sign-in link or code (at most 600).
     pub link_ttl_secs: i64,
+    /// Lifetime of a staff impersonation token (at most 3600).
+    pub impersonation_ttl_secs: i64,
+    pub rate_limit: RateLimits,
+    /// SMTP server for outgoing email, e.g. `smtp://user:pass@mail.example.com:587`; the dev
+    /// outbox when unset.
+    #[serde(skip_serializing)]
+    pub smtp_url: Option<SecretString>,
+    /// Sender of outgoing email.
+    pub mail_from: String,
+    /// HTTP SMS provider: a POST of `{"to", "text"}` JSON; the dev outbox when unset.
+    #[serde(skip_serializing)]
+    pub sms_url: Option<SecretString>,
+}
+
+/// Attempts allowed per window on sign-in and code routes.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct RateLimits {
+    pub window_secs: u64,
+    /// Per email address (or phone) per window.
+    pub per_address: i64,
+    /// Per client IP per window.
+    pub per_ip: i64,
+}
+
+impl Default for RateLimits {
+    fn default() -> Self {
+        RateLimits { window_secs: 600, per_address: 5, per_ip: 60 }
+    }
 }
 
 impl Default for Settings {
@@ -91,6 +119,11 @@ impl Default for Settings {
             services: ServiceUrls::default(),
             session_ttl_secs: 3600 * 8,
             link_ttl_secs: 600,
+            impersonation_ttl_secs: 3600,
+            rate_limit: RateLimits::default(),
+            smtp_url: None,
+            mail_from: "My account <no-reply@localhost>".into(),
+            sms_url: None,
         }
     }
 }
@@ -103,7 +136,7 @@ impl Settings {
             .merge(Toml::file("config/portal.toml"))
             .merge(Toml::file(format!("config/{mode}.toml")))
             .merge(Env::prefixed("PORTAL_").split("__"))
-            .merge(Env::raw().only(&["DATABASE_URL", "REDIS_URL", "PORT"]))
+            .merge(Env::raw().only(&["DATABASE_URL", "REDIS_URL", "PORT", "SMTP_URL", "SMS_URL"]))
             .extract()?;
         Ok(s)
     }

@@ -7,11 +7,16 @@ use tonic_types::{ErrorDetails, StatusExt};
 
 /// An `InvalidArgument` status carrying one violation per field.
 pub fn invalid_fields(message: &str, fields: &BTreeMap<String, String>) -> Status {
+    field_status(Code::InvalidArgument, message, fields)
+}
+
+/// A status of any code carrying one violation per field (e.g. `AlreadyExists` on `email`).
+pub fn field_status(code: Code, message: &str, fields: &BTreeMap<String, String>) -> Status {
     let mut details = ErrorDetails::new();
     for (field, problem) in fields {
         details.add_bad_request_violation(field.clone(), problem.clone());
     }
-    Status::with_error_details(Code::InvalidArgument, message, details)
+    Status::with_error_details(code, message, details)
 }
 
 /// The field violations carried by a status, if any.

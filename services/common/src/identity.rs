@@ -6,6 +6,14 @@ use tonic::Status;
 pub const PID: &str = "x-portal-pid";
 pub const ACTOR: &str = "x-portal-actor";
 pub const TENANT: &str = "x-portal-tenant";
+/// Set to `1` when the caller is a staff member signed in as themselves.
+pub const STAFF: &str = "x-portal-staff";
+/// The client's IP address as the gateway saw it, for rate limits.
+pub const CLIENT_IP: &str = "x-portal-client-ip";
+/// The caller's token id, so a service can revoke it (logout).
+pub const TOKEN_ID: &str = "x-portal-jti";
+/// Unix seconds at which the caller's token expires.
+pub const TOKEN_EXP: &str = "x-portal-exp";
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Caller {
@@ -13,6 +21,10 @@ pub struct Caller {
     /// Staff member acting as the member, when impersonating.
     pub actor: Option<String>,
     pub tenant: Option<String>,
+    /// The caller is staff, signed in as themselves (profile_id is then the staff id).
+    pub staff: bool,
+    pub token_id: Option<String>,
+    pub token_exp: Option<i64>,
 }
 
 impl Caller {
@@ -20,7 +32,19 @@ impl Caller {
     pub fn from_metadata(md: &MetadataMap) -> Result<Caller, Status> {
         let get = |k: &str| md.get(k).and_then(|v| v.to_str().ok()).filter(|s| !s.is_empty()).map(str::to_owned);
         let profile_id = get(PID).ok_or_else(|| Status::unauthenticated("No signed-in member"))?;
-        Ok(Caller { profile_id, actor: get(ACTOR), tenant: get(TENANT) })
+        Ok(Caller {
+            profile_id,
+            actor: get(ACTOR),
+            tenant: get(TENANT),
+            staff: get(STAFF).as_deref() == Some("1"),
+            token_id: get(TOKEN_ID),
+            token_exp: get(TOKEN_EXP).and_then(|v| v.parse().ok()),
+        })
+    }
+
+    /// The caller's client IP, if the gateway passed one.
+    pub fn client_ip(md: &MetadataMap) -> Option<String> {
+        md.get(CLIENT_IP).and_then(|v| v.to_str().ok()).map(str::to_owned)
     }
 
     pub fn write_to(&self, md: &mut MetadataMap) {
@@ -32,6 +56,15 @@ impl Caller {
         }
         if let Some(t) = self.tenant.as_ref().and_then(|t| t.parse().ok()) {
             md.insert(TENANT, t);
+        }
+        if self.staff {
+            md.insert(STAFF, tonic::metadata::MetadataValue::from_static("1"));
+        }
+        if let Some(j) = self.token_id.as_ref().and_then(|j| j.parse().ok()) {
+            md.insert(TOKEN_ID, j);
+        }
+        if let Some(e) = self.token_exp.and_then(|e| e.to_string().parse().ok()) {
+            md.insert(TOKEN_EXP, e);
         }
     }
 }

@@ -39,7 +39,9 @@ impl Kv {
     pub async fn connect(settings: &Settings) -> anyhow::Result<Kv> {
         let backend: Arc<dyn KvBackend> = match &settings.redis_url {
             Some(url) => Arc::new(RedisKv::connect(url.expose_secret()).await?),
-            None => Arc::new(MemoryKv::default()),
+            // One store per process, so the services the launcher runs together share it
+            // (revocations written by auth are seen by the gateway). Key prefixes separate users.
+            None => PROCESS_STORE.get_or_init(|| Arc::new(MemoryKv::default())).clone(),
         };
         Ok(Kv { backend, prefix: settings.kv_prefix.clone() })
     }
@@ -75,6 +77,8 @@ impl Kv {
         self.backend.incr(&self.k(key), ttl).await
     }
 }
+
+static PROCESS_STORE: std::sync::OnceLock<Arc<dyn KvBackend>> = std::sync::OnceLock::new();
 
 #[derive(Default)]
 struct MemoryKv {

@@ -13,6 +13,9 @@ use std::collections::HashMap;
 pub const TYPE_SESSION: &str = "session";
 pub const TYPE_LINK: &str = "link";
 
+/// The answer to any write made with an impersonation token.
+pub const IMPERSONATION_READ_ONLY: &str = "Staff viewing a member's account cannot make changes";
+
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Claims {
     /// Profile id (for staff: the staff user's id).
@@ -31,6 +34,32 @@ pub struct Claims {
     /// Where a link token sends the member after sign-in.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub redirect: Option<String>,
+    /// RFC 8693 actor: the staff member acting as the member `pid` (an impersonation token).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub act: Option<Actor>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct Actor {
+    /// The staff user's id.
+    pub sub: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub name: String,
+}
+
+impl Claims {
+    pub fn is_impersonation(&self) -> bool {
+        self.act.is_some()
+    }
+    /// A staff member's own session (not an impersonation).
+    pub fn is_staff(&self) -> bool {
+        self.staff && self.act.is_none()
+    }
+}
+
+/// KV key under which a revoked token id is kept until the token would have expired.
+pub fn revoked_key(jti: &str) -> String {
+    format!("revoked:{jti}")
 }
 
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -45,6 +74,8 @@ pub enum TokenError {
     Expired,
     #[error("Wrong kind of token")]
     WrongType,
+    #[error("Token revoked")]
+    Revoked,
 }
 
 /// An Ed25519 signing key with its key id.
@@ -162,7 +193,7 @@ mod tests {
     use super::*;
 
     fn claims(typ: &str, exp: i64) -> Claims {
-        Claims { pid: "prf_1".into(), exp, iat: 0, jti: "j1".into(), typ: typ.into(), staff: false, tenant: "demo".into(), redirect: None }
+        Claims { pid: "prf_1".into(), exp, iat: 0, jti: "j1".into(), typ: typ.into(), staff: false, tenant: "demo".into(), redirect: None, act: None }
     }
 
     fn b64(s: &str) -> String {

@@ -35,6 +35,7 @@ pub fn router(state: AppState) -> Router {
     }
     app.method_not_allowed_fallback(|| async { error::ApiError::new(StatusCode::METHOD_NOT_ALLOWED, "Method not allowed") })
         .fallback(web::fallback)
+        .layer(axum::middleware::from_fn_with_state(state.clone(), extract::identify))
         .layer(SetResponseHeaderLayer::overriding(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")))
         .layer(SetResponseHeaderLayer::overriding(
             HeaderName::from_static("referrer-policy"),
@@ -54,7 +55,8 @@ impl Application {
     /// Connects to the services (waiting for the auth service's keys) and binds the listener.
     pub async fn build(settings: Settings) -> anyhow::Result<Application> {
         let clients = Clients::connect(&settings)?;
-        let verifier = Arc::new(verify::Verifier::connect(clients.auth.clone()).await?);
+        let revoked = portal_common::kv::Kv::connect(&settings).await?.scoped("auth");
+        let verifier = Arc::new(verify::Verifier::connect(clients.auth.clone(), revoked).await?);
         let listener = TcpListener::bind((settings.host.as_str(), settings.port)).await?;
         let addr = listener.local_addr()?;
         let state = AppState { settings: Arc::new(settings), clients, verifier };
@@ -70,7 +72,9 @@ impl Application {
         F: std::future::Future<Output = ()> + Send + 'static,
     {
         tracing::info!(addr = %self.addr, "gateway listening");
-        axum::serve(self.listener, self.router).with_graceful_shutdown(shutdown).await?;
+        axum::serve(self.listener, self.router.into_make_service_with_connect_info::<SocketAddr>())
+            .with_graceful_shutdown(shutdown)
+            .await?;
         Ok(())
     }
 }

@@ -1,8 +1,10 @@
 //! Session-token checks on every call. An Ed25519 verification costs tens of microseconds, so a
 //! token that verified once is remembered (bounded cache keyed by the token itself) until it
 //! expires; a forged token never enters the cache. Keys come from the auth service and are
-//! refreshed when a token names a key we have not seen.
-use portal_common::token::{Claims, KeySet, TokenError, TYPE_SESSION};
+//! refreshed when a token names a key we have not seen. Revocation (logout) is checked in the KV
+//! on every call, cached or not.
+use portal_common::kv::Kv;
+use portal_common::token::{revoked_key, Claims, KeySet, TokenError, TYPE_SESSION};
 use portal_proto::auth::v1::{auth_service_client::AuthServiceClient, GetVerificationKeysRequest};
 use quick_cache::sync::Cache;
 use std::sync::{Arc, Mutex, RwLock};
@@ -14,14 +16,16 @@ pub struct Verifier {
     last_refresh: Mutex<Option<Instant>>,
     cache: Cache<String, Arc<Claims>>,
     auth: AuthServiceClient<Channel>,
+    /// The auth service's KV scope, where revoked token ids are kept.
+    revoked: Kv,
 }
 
-const REFRESH_AT_MOST_EVERY: Duration = Duration::from_secs(5);
+const REFRESH_AT_MOST_EVERY: Duration = Duration::from_secs(1);
 
 impl Verifier {
     /// Fetches the keys, retrying while the auth service starts.
-    pub async fn connect(auth: AuthServiceClient<Channel>) -> anyhow::Result<Verifier> {
-        let v = Verifier { keys: RwLock::new(KeySet::default()), last_refresh: Mutex::new(None), cache: Cache::new(50_000), auth };
+    pub async fn connect(auth: AuthServiceClient<Channel>, revoked: Kv) -> anyhow::Result<Verifier> {
+        let v = Verifier { keys: RwLock::new(KeySet::default()), last_refresh: Mutex::new(None), cache: Cache::new(50_000), auth, revoked };
         let deadline = Instant::now() + Duration::from_secs(30);
         loop {
             match v.refresh().await {
@@ -43,7 +47,21 @@ impl Verifier {
         Ok(())
     }
 
+    /// A valid, unexpired, unrevoked session token's claims.
     pub async fn verify(&self, token: &str) -> Result<Arc<Claims>, TokenError> {
+        let claims = self.verify_signature(token).await?;
+        match self.revoked.get(&revoked_key(&claims.jti)).await {
+            Ok(None) => Ok(claims),
+            Ok(Some(_)) => Err(TokenError::Revoked),
+            Err(e) => {
+                // Fail closed: without the KV we cannot tell a logged-out token from a live one.
+                tracing::error!(error = %e, "checking token revocation");
+                Err(TokenError::Revoked)
+            }
+        }
+    }
+
+    async fn verify_signature(&self, token: &str) -> Result<Arc<Claims>, TokenError> {
         let now = portal_common::now_unix();
         if let Some(c) = self.cache.get(token) {
             return if c.exp > now { Ok(c) } else { Err(TokenError::Expired) };

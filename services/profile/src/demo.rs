@@ -59,6 +59,15 @@ pub async fn seed(db: &Db, tenant: &str) -> anyhow::Result<()> {
         }
     }
 
+    sqlx::query("UPDATE profiles SET phone = '+61400000001' WHERE id = $1 AND phone = ''")
+        .bind(DEMO_ID)
+        .execute(&mut *tx)
+        .await?;
+    sqlx::query("INSERT INTO identities (profile_id, handle, identifier) VALUES ($1, 'qff_number', '1900123456') ON CONFLICT DO NOTHING")
+        .bind(DEMO_ID)
+        .execute(&mut *tx)
+        .await?;
+
     // Demo member: three orders with items, rewards, offers and a points ledger.
     let orders: [(&str, i64, &str, &[(&str, i64, i64, &str, &str)]); 3] = [
         ("txn_demo_1", now - 2 * DAY, "Melbourne Central", &[("Linen shirt", 1, 8990, "prd_linen_shirt", "Linen shirt"), ("Canvas belt", 1, 4000, "prd_canvas_belt", "Canvas belt")]),

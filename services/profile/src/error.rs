@@ -7,6 +7,9 @@ pub enum ProfileError {
     /// `NotFound`
     #[error("No profile found")]
     NotFound,
+    /// `AlreadyExists` with a field error on `email`
+    #[error("An account with this email address already exists")]
+    EmailTaken,
     /// `Internal`, logged
     #[error(transparent)]
     Db(#[from] sqlx::Error),
@@ -16,6 +19,11 @@ impl From<ProfileError> for Status {
     fn from(e: ProfileError) -> Status {
         match e {
             ProfileError::NotFound => Status::not_found(e.to_string()),
+            ProfileError::EmailTaken => portal_common::error::field_status(
+                tonic::Code::AlreadyExists,
+                &e.to_string(),
+                &[("email".to_string(), e.to_string())].into(),
+            ),
             ProfileError::Db(e) => portal_common::error::internal("profile storage", e),
         }
     }

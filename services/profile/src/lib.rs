@@ -3,6 +3,7 @@
 mod demo;
 mod error;
 mod store;
+mod validate;
 
 use portal_common::config::Settings;
 use portal_common::db::Db;
@@ -32,6 +33,22 @@ pub struct Profiles {
     tenant: String,
 }
 
+/// Today's date (UTC) as (year, month, day).
+fn today() -> (i32, u32, u32) {
+    let days = portal_common::now_unix().div_euclid(86_400);
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = (yoe + era * 400 + i64::from(m <= 2)) as i32;
+    (y, m, d)
+}
+
 fn caller<T>(req: &Request<T>) -> Result<Caller, Status> {
     Caller::from_metadata(req.metadata())
 }
@@ -48,6 +65,41 @@ impl ProfileService for Profiles {
     async fn find_by_email(&self, req: Request<pb::FindByEmailRequest>) -> Result<Response<pb::FindByEmailResponse>, Status> {
         let email = req.into_inner().email.trim().to_lowercase();
         Ok(Response::new(store::find_by_email(&self.db, &self.tenant, &email).await?))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn create_profile(&self, req: Request<pb::CreateProfileRequest>) -> Result<Response<pb::CreateProfileResponse>, Status> {
+        let r = req.into_inner();
+        let mut errors = std::collections::BTreeMap::new();
+        let mut check = |field: &str, v: Result<String, &'static str>| match v {
+            Ok(v) => v,
+            Err(m) => {
+                errors.insert(field.to_string(), m.to_string());
+                String::new()
+            }
+        };
+        let first = check("first_name", validate::name(&r.first_name));
+        let last = check("last_name", validate::name(&r.last_name));
+        let phone = check("phone", validate::phone(&r.phone));
+        let birth = check("birth_date", validate::birth_date(&r.birth_date, today()));
+        if !errors.is_empty() {
+            return Err(portal_common::error::invalid_fields("Please check the highlighted fields", &errors));
+        }
+        let email = r.email.trim().to_lowercase();
+        let id = store::create(&self.db, &self.tenant, &email, &first, &last, &phone, &birth).await?;
+        Ok(Response::new(pb::CreateProfileResponse { profile_id: id }))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn search_profiles(&self, req: Request<pb::SearchProfilesRequest>) -> Result<Response<pb::SearchProfilesResponse>, Status> {
+        let r = req.into_inner();
+        let profiles = store::search(&self.db, &self.tenant, &r.r#type, r.id.trim()).await?;
+        Ok(Response::new(pb::SearchProfilesResponse { profiles }))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn get_summary(&self, req: Request<pb::GetSummaryRequest>) -> Result<Response<pb::ProfileSummary>, Status> {
+        Ok(Response::new(store::summary(&self.db, &req.into_inner().profile_id).await?))
     }
 
     #[tracing::instrument(skip_all)]

@@ -50,13 +50,13 @@ pub async fn profile(db: &Db, id: &str) -> Result<pb::Profile> {
 }
 
 pub async fn find_by_email(db: &Db, tenant: &str, email: &str) -> Result<pb::FindByEmailResponse> {
-    let row = sqlx::query("SELECT id, first_name FROM profiles WHERE tenant = $1 AND email = $2")
+    let row = sqlx::query("SELECT id, first_name, phone FROM profiles WHERE tenant = $1 AND email = $2")
         .bind(tenant)
         .bind(email)
         .fetch_optional(&db.pool)
         .await?;
     Ok(match row {
-        Some(r) => pb::FindByEmailResponse { found: true, profile_id: r.get("id"), first_name: r.get("first_name") },
+        Some(r) => pb::FindByEmailResponse { found: true, profile_id: r.get("id"), first_name: r.get("first_name"), phone: r.get("phone") },
         None => pb::FindByEmailResponse::default(),
     })
 }
@@ -176,4 +176,83 @@ pub async fn tiers(db: &Db) -> Result<Vec<pb::Tier>> {
         .into_iter()
         .map(|r| pb::Tier { handle: r.get("handle"), name: r.get("name") })
         .collect())
+}
+
+/// A new member profile; the unique index on (tenant, email) decides a race between two
+/// registrations of one address.
+pub async fn create(db: &Db, tenant: &str, email: &str, first: &str, last: &str, phone: &str, birth: &str) -> Result<String> {
+    let id = portal_common::new_id("prf_");
+    let now = portal_common::now_unix();
+    let mut tx = db.pool.begin().await?;
+    let inserted = sqlx::query(
+        "INSERT INTO profiles (id, tenant, email, first_name, last_name, region_handle, tier_handle, phone, birth_date, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, '', '', $6, $7, $8, $8) ON CONFLICT (tenant, email) DO NOTHING",
+    )
+    .bind(&id)
+    .bind(tenant)
+    .bind(email)
+    .bind(first)
+    .bind(last)
+    .bind(phone)
+    .bind(birth)
+    .bind(now)
+    .execute(&mut *tx)
+    .await?
+    .rows_affected();
+    if inserted == 0 {
+        return Err(ProfileError::EmailTaken);
+    }
+    sqlx::query("INSERT INTO identities (profile_id, handle, identifier) VALUES ($1, 'email', $2)")
+        .bind(&id)
+        .bind(email)
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    Ok(id)
+}
+
+fn summary_row(r: sqlx::any::AnyRow) -> pb::ProfileSummary {
+    pb::ProfileSummary { id: r.get("id"), email: r.get("email"), first_name: r.get("first_name"), last_name: r.get("last_name") }
+}
+
+/// Staff search by member id, email or a linked identity such as a frequent-flyer number.
+pub async fn search(db: &Db, tenant: &str, kind: &str, id: &str) -> Result<Vec<pb::ProfileSummary>> {
+    let cols = "p.id, p.email, p.first_name, p.last_name";
+    let rows = match kind {
+        "id" => {
+            sqlx::query(&format!("SELECT {cols} FROM profiles p WHERE p.tenant = $1 AND p.id = $2"))
+                .bind(tenant)
+                .bind(id)
+                .fetch_all(&db.pool)
+                .await?
+        }
+        "email" => {
+            sqlx::query(&format!("SELECT {cols} FROM profiles p WHERE p.tenant = $1 AND p.email = $2"))
+                .bind(tenant)
+                .bind(id.to_lowercase())
+                .fetch_all(&db.pool)
+                .await?
+        }
+        handle => {
+            sqlx::query(&format!(
+                "SELECT {cols} FROM profiles p JOIN identities i ON i.profile_id = p.id
+                 WHERE p.tenant = $1 AND i.handle = $2 AND i.identifier = $3 ORDER BY p.id LIMIT 20"
+            ))
+            .bind(tenant)
+            .bind(handle)
+            .bind(id)
+            .fetch_all(&db.pool)
+            .await?
+        }
+    };
+    Ok(rows.into_iter().map(summary_row).collect())
+}
+
+pub async fn summary(db: &Db, id: &str) -> Result<pb::ProfileSummary> {
+    let r = sqlx::query("SELECT id, email, first_name, last_name FROM profiles WHERE id = $1")
+        .bind(id)
+        .fetch_optional(&db.pool)
+        .await?
+        .ok_or(ProfileError::NotFound)?;
+    Ok(summary_row(r))
 }

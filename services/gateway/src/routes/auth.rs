@@ -1,7 +1,12 @@
+//! Every `/api/auth` route: sign-in by link or code, registration, exchange, logout, and the
+//! staff-only search and impersonation. Rate limits live in the auth service, keyed by address
+//! and by the client IP this module passes along.
 use crate::error::{ApiError, ApiResult};
+use crate::extract::{ClientIp, Member, Staff};
 use crate::state::AppState;
 use axum::extract::rejection::JsonRejection;
-use axum::extract::State;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
 use axum::Json;
 use portal_proto::auth::v1 as pb;
 use serde::{Deserialize, Serialize};
@@ -9,7 +14,22 @@ use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(request_link)).routes(routes!(exchange))
+    OpenApiRouter::new()
+        .routes(routes!(request_link))
+        .routes(routes!(magic_link))
+        .routes(routes!(exchange))
+        .routes(routes!(availability))
+        .routes(routes!(email_code))
+        .routes(routes!(sms_code))
+        .routes(routes!(verify_code))
+        .routes(routes!(create))
+        .routes(routes!(logout))
+        .routes(routes!(search_by_id))
+        .routes(routes!(impersonate))
+}
+
+fn json_text(v: Option<serde_json::Value>) -> String {
+    v.map(|v| v.to_string()).unwrap_or_default()
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -27,6 +47,18 @@ pub struct SignInRequest {
     pub url_path: Option<String>,
     #[serde(default)]
     pub url_params: Option<String>,
+    /// Check-in: a location handle (with mode `visit`).
+    #[serde(default)]
+    pub location: Option<String>,
+    /// `visit` (check-in) or `event`.
+    #[serde(default)]
+    pub mode: Option<String>,
+    #[serde(default)]
+    #[schema(value_type = Option<Object>)]
+    pub event_data: Option<serde_json::Value>,
+    #[serde(default)]
+    #[schema(value_type = Option<Object>)]
+    pub custom_fields: Option<serde_json::Value>,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -34,26 +66,45 @@ pub struct Message {
     pub message: String,
 }
 
-/// Emails a one-time sign-in link. Known and unknown addresses get the same answer.
-#[utoipa::path(post, path = "/api/auth", tag = "auth", request_body = SignInRequest,
-    responses((status = 200, body = Message), (status = 422, description = "Invalid email", body = crate::error::ErrorBody)))]
-pub async fn request_link(State(s): State<AppState>, body: Result<Json<SignInRequest>, JsonRejection>) -> ApiResult<Json<Message>> {
-    let Json(b) = body?;
+async fn send_link(s: &AppState, ip: &ClientIp, b: SignInRequest) -> ApiResult<Json<Message>> {
     let r = s
         .clients
         .auth
         .clone()
-        .request_magic_link(pb::RequestMagicLinkRequest {
+        .request_magic_link(ip.request(pb::RequestMagicLinkRequest {
             email: b.email,
             redirect: b.redirect.unwrap_or_default(),
             external_redirect: b.external_redirect.unwrap_or_default(),
             iframe: b.i_frame.unwrap_or(false),
             url_path: b.url_path.unwrap_or_default(),
             url_params: b.url_params.unwrap_or_default(),
-        })
+            location: b.location.unwrap_or_default(),
+            mode: b.mode.unwrap_or_default(),
+            event_data_json: json_text(b.event_data),
+            custom_fields_json: json_text(b.custom_fields),
+        }))
         .await?
         .into_inner();
     Ok(Json(Message { message: r.message }))
+}
+
+/// Emails a one-time sign-in link. Known and unknown addresses get the same answer. With
+/// `mode: visit` and a `location` it is a check-in; with `mode: event` an event attendance;
+/// either is recorded when the member signs in with the link.
+#[utoipa::path(post, path = "/api/auth", tag = "auth", request_body = SignInRequest,
+    responses((status = 200, body = Message), (status = 422, description = "Invalid email", body = crate::error::ErrorBody),
+        (status = 429, description = "Too many attempts", body = crate::error::ErrorBody)))]
+pub async fn request_link(State(s): State<AppState>, ip: ClientIp, body: Result<Json<SignInRequest>, JsonRejection>) -> ApiResult<Json<Message>> {
+    let Json(b) = body?;
+    send_link(&s, &ip, b).await
+}
+
+/// The same as `POST /api/auth`: emails a one-time sign-in link.
+#[utoipa::path(post, path = "/api/auth/magicLink", tag = "auth", request_body = SignInRequest,
+    responses((status = 200, body = Message), (status = 422, body = crate::error::ErrorBody), (status = 429, body = crate::error::ErrorBody)))]
+pub async fn magic_link(State(s): State<AppState>, ip: ClientIp, body: Result<Json<SignInRequest>, JsonRejection>) -> ApiResult<Json<Message>> {
+    let Json(b) = body?;
+    send_link(&s, &ip, b).await
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -69,16 +120,254 @@ pub struct Session {
     /// Unix seconds.
     pub expiry: i64,
     pub profile_id: String,
+    /// Portal path to open now.
+    pub redirect: String,
 }
 
-/// Redeems a one-time link token (once) for a session token.
+impl From<pb::SessionToken> for Session {
+    fn from(r: pb::SessionToken) -> Self {
+        Session { token: r.token, expiry: r.expiry, profile_id: r.profile_id, redirect: r.redirect }
+    }
+}
+
+/// Redeems a one-time link token (once) for a session token. Given a session token instead (a
+/// native wrapper handing one over in a URL), answers a fresh one and revokes the old.
 #[utoipa::path(post, path = "/api/auth/exchange", tag = "auth", request_body = ExchangeRequest,
     responses((status = 200, body = Session), (status = 401, description = "Expired, used or invalid link", body = crate::error::ErrorBody)))]
 pub async fn exchange(State(s): State<AppState>, body: Result<Json<ExchangeRequest>, JsonRejection>) -> ApiResult<Json<Session>> {
     let Json(b) = body?;
     if b.token.trim().is_empty() {
-        return Err(ApiError::field(axum::http::StatusCode::UNPROCESSABLE_ENTITY, "A sign-in token is required", "token", "Required"));
+        return Err(ApiError::field(StatusCode::UNPROCESSABLE_ENTITY, "A sign-in token is required", "token", "Required"));
     }
     let r = s.clients.auth.clone().exchange_link_token(pb::ExchangeLinkTokenRequest { token: b.token }).await?.into_inner();
-    Ok(Json(Session { token: r.token, expiry: r.expiry, profile_id: r.profile_id }))
+    Ok(Json(r.into()))
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct AvailabilityRequest {
+    pub email: String,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct Availability {
+    /// True when no account uses the address yet.
+    pub available: bool,
+}
+
+/// Whether an address is free for registration.
+#[utoipa::path(post, path = "/api/auth/availability", tag = "auth", request_body = AvailabilityRequest,
+    responses((status = 200, body = Availability), (status = 422, body = crate::error::ErrorBody), (status = 429, body = crate::error::ErrorBody)))]
+pub async fn availability(State(s): State<AppState>, ip: ClientIp, body: Result<Json<AvailabilityRequest>, JsonRejection>) -> ApiResult<Json<Availability>> {
+    let Json(b) = body?;
+    let r = s.clients.auth.clone().check_availability(ip.request(pb::CheckAvailabilityRequest { email: b.email })).await?.into_inner();
+    Ok(Json(Availability { available: r.available }))
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CodeRequest {
+    pub email: String,
+    #[serde(default)]
+    pub redirect: Option<String>,
+    #[serde(default)]
+    pub mode: Option<String>,
+    #[serde(default)]
+    #[schema(value_type = Option<Object>)]
+    pub event_data: Option<serde_json::Value>,
+    #[serde(default)]
+    #[schema(value_type = Option<Object>)]
+    pub custom_fields: Option<serde_json::Value>,
+}
+
+async fn send_code(s: &AppState, ip: &ClientIp, channel: &str, b: CodeRequest) -> ApiResult<Json<Message>> {
+    let r = s
+        .clients
+        .auth
+        .clone()
+        .send_code(ip.request(pb::SendCodeRequest {
+            email: b.email,
+            channel: channel.into(),
+            redirect: b.redirect.unwrap_or_default(),
+            mode: b.mode.unwrap_or_default(),
+            event_data_json: json_text(b.event_data),
+            custom_fields_json: json_text(b.custom_fields),
+        }))
+        .await?
+        .into_inner();
+    Ok(Json(Message { message: r.message }))
+}
+
+/// Emails a one-time 6-digit code (valid 10 minutes, 5 attempts). Same answer for unknown addresses.
+#[utoipa::path(post, path = "/api/auth/email", tag = "auth", request_body = CodeRequest,
+    responses((status = 200, body = Message), (status = 422, body = crate::error::ErrorBody), (status = 429, body = crate::error::ErrorBody)))]
+pub async fn email_code(State(s): State<AppState>, ip: ClientIp, body: Result<Json<CodeRequest>, JsonRejection>) -> ApiResult<Json<Message>> {
+    let Json(b) = body?;
+    send_code(&s, &ip, "email", b).await
+}
+
+/// Texts a one-time 6-digit code to the account's phone. Same answer for unknown addresses.
+#[utoipa::path(post, path = "/api/auth/sms", tag = "auth", request_body = CodeRequest,
+    responses((status = 200, body = Message), (status = 422, body = crate::error::ErrorBody), (status = 429, body = crate::error::ErrorBody)))]
+pub async fn sms_code(State(s): State<AppState>, ip: ClientIp, body: Result<Json<CodeRequest>, JsonRejection>) -> ApiResult<Json<Message>> {
+    let Json(b) = body?;
+    send_code(&s, &ip, "sms", b).await
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct VerifyRequest {
+    pub email: String,
+    /// The 6-digit code.
+    pub code: String,
+}
+
+/// Redeems a code for a session token. The 6th wrong attempt locks the code (429).
+#[utoipa::path(post, path = "/api/auth/verify", tag = "auth", request_body = VerifyRequest,
+    responses((status = 200, body = Session), (status = 401, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody),
+        (status = 429, body = crate::error::ErrorBody)))]
+pub async fn verify_code(State(s): State<AppState>, ip: ClientIp, body: Result<Json<VerifyRequest>, JsonRejection>) -> ApiResult<Json<Session>> {
+    let Json(b) = body?;
+    let r = s.clients.auth.clone().verify_code(ip.request(pb::VerifyCodeRequest { email: b.email, code: b.code })).await?.into_inner();
+    Ok(Json(r.into()))
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct RegistrationRequest {
+    pub email: String,
+    pub first_name: String,
+    pub last_name: String,
+    /// International format, e.g. +61400000000.
+    #[serde(default)]
+    pub phone: Option<String>,
+    /// YYYY-MM-DD.
+    #[serde(default)]
+    pub birth_date: Option<String>,
+    #[serde(default)]
+    pub redirect: Option<String>,
+}
+
+/// Creates a member account and emails a sign-in link.
+#[utoipa::path(post, path = "/api/auth/create", tag = "auth", request_body = RegistrationRequest,
+    responses((status = 201, body = Message), (status = 409, description = "Address in use", body = crate::error::ErrorBody),
+        (status = 422, description = "Field errors", body = crate::error::ErrorBody), (status = 429, body = crate::error::ErrorBody)))]
+pub async fn create(State(s): State<AppState>, ip: ClientIp, body: Result<Json<RegistrationRequest>, JsonRejection>) -> ApiResult<(StatusCode, Json<Message>)> {
+    let Json(b) = body?;
+    let r = s
+        .clients
+        .auth
+        .clone()
+        .register(ip.request(pb::RegisterRequest {
+            email: b.email,
+            first_name: b.first_name,
+            last_name: b.last_name,
+            phone: b.phone.unwrap_or_default(),
+            birth_date: b.birth_date.unwrap_or_default(),
+            redirect: b.redirect.unwrap_or_default(),
+        }))
+        .await?
+        .into_inner();
+    Ok((StatusCode::CREATED, Json(Message { message: r.message })))
+}
+
+/// Ends the caller's session: the token is refused from now on. With an impersonation token,
+/// ends the impersonation.
+#[utoipa::path(post, path = "/api/auth/logout", tag = "auth", security(("bearer" = [])),
+    responses((status = 204, description = "Logged out"), (status = 401, body = crate::error::ErrorBody)))]
+pub async fn logout(State(s): State<AppState>, m: Member) -> ApiResult<StatusCode> {
+    s.clients.auth.clone().logout(m.request(pb::LogoutRequest {})).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct SearchRequest {
+    /// `id`, `email` or `qff_number`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub id: String,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct MemberSummary {
+    pub id: String,
+    pub email: String,
+    pub first_name: String,
+    pub last_name: String,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct MemberList {
+    pub data: Vec<MemberSummary>,
+}
+
+/// Staff only: finds members by id, email or frequent-flyer number.
+#[utoipa::path(post, path = "/api/auth/searchById", tag = "auth", request_body = SearchRequest, security(("bearer" = [])),
+    responses((status = 200, body = MemberList), (status = 401, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody)))]
+pub async fn search_by_id(State(s): State<AppState>, Staff(m): Staff, body: Result<Json<SearchRequest>, JsonRejection>) -> ApiResult<Json<MemberList>> {
+    let Json(b) = body?;
+    let r = s.clients.auth.clone().search_members(m.request(pb::SearchMembersRequest { r#type: b.kind, id: b.id })).await?.into_inner();
+    let data = r
+        .members
+        .into_iter()
+        .map(|p| MemberSummary { id: p.id, email: p.email, first_name: p.first_name, last_name: p.last_name })
+        .collect();
+    Ok(Json(MemberList { data }))
+}
+
+#[derive(Deserialize, ToSchema, Default)]
+#[serde(rename_all = "camelCase")]
+pub struct ImpersonateRequest {
+    /// If sent, must be the signed-in staff member's own id.
+    #[serde(default)]
+    pub staff_id: Option<String>,
+    /// Why the staff member is viewing the account; shown to the member.
+    #[serde(default)]
+    pub reason: Option<String>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct ImpersonatedProfile {
+    pub first_name: String,
+    pub last_name: String,
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Impersonation {
+    /// A read-only session token for the member, at most 60 minutes.
+    pub token: String,
+    pub expiry: i64,
+    #[serde(rename = "profile_id")]
+    pub profile_id: String,
+    pub impersonated_profile: ImpersonatedProfile,
+}
+
+/// Staff only: a read-only token for viewing a member's account. Recorded in the member's
+/// staff-access list.
+#[utoipa::path(post, path = "/api/auth/impersonate/{profileId}", tag = "auth", request_body = ImpersonateRequest, security(("bearer" = [])),
+    params(("profileId" = String, Path, description = "The member's profile id")),
+    responses((status = 200, body = Impersonation), (status = 401, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody),
+        (status = 404, body = crate::error::ErrorBody)))]
+pub async fn impersonate(
+    State(s): State<AppState>,
+    Staff(m): Staff,
+    Path(profile_id): Path<String>,
+    body: Option<Json<ImpersonateRequest>>,
+) -> ApiResult<Json<Impersonation>> {
+    let b = body.map(|Json(b)| b).unwrap_or_default();
+    let r = s
+        .clients
+        .auth
+        .clone()
+        .impersonate(m.request(pb::ImpersonateRequest {
+            profile_id,
+            staff_id: b.staff_id.unwrap_or_default(),
+            reason: b.reason.unwrap_or_default(),
+        }))
+        .await?
+        .into_inner();
+    Ok(Json(Impersonation {
+        token: r.token,
+        expiry: r.expiry,
+        profile_id: r.profile_id,
+        impersonated_profile: ImpersonatedProfile { first_name: r.first_name, last_name: r.last_name },
+    }))
 }

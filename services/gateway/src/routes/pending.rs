@@ -25,13 +25,6 @@ pending! {
     geolocation: get "/api/geolocation", "refdata";
     geolocation_me: get "/api/geolocation/me", "refdata";
     benefit_definition: get "/api/benefits/definitions/{id}", "profile";
-    auth_availability: post "/api/auth/availability", "auth";
-    auth_magic_link: post "/api/auth/magicLink", "auth";
-    auth_email: post "/api/auth/email", "auth";
-    auth_sms: post "/api/auth/sms", "auth";
-    auth_create: post "/api/auth/create", "auth";
-    auth_search_by_id: post "/api/auth/searchById", "auth";
-    auth_impersonate: post "/api/auth/impersonate/{profileId}", "auth";
     update_profile: put "/api/profile", "profile";
     update_custom_attribute: put "/api/profile/attributes/custom/{key}", "profile";
     update_comms: put "/api/profile/attributes/comms", "profile";
@@ -57,13 +50,6 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(geolocation))
         .routes(routes!(geolocation_me))
         .routes(routes!(benefit_definition))
-        .routes(routes!(auth_availability))
-        .routes(routes!(auth_magic_link))
-        .routes(routes!(auth_email))
-        .routes(routes!(auth_sms))
-        .routes(routes!(auth_create))
-        .routes(routes!(auth_search_by_id))
-        .routes(routes!(auth_impersonate))
         .routes(routes!(update_profile))
         .routes(routes!(update_custom_attribute))
         .routes(routes!(update_comms))

@@ -20,6 +20,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(balances))
         .routes(routes!(tiers))
         .routes(routes!(points))
+        .routes(routes!(access_log))
 }
 
 fn iso(t: i64) -> String {
@@ -291,4 +292,34 @@ pub async fn points(State(s): State<AppState>, m: Member) -> ApiResult<Json<Poin
         .map(|e| PointsBody { id: e.id, points: e.points, reason: e.reason, issued_at: iso(e.issued_at) })
         .collect();
     Ok(Json(PointsList { data }))
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct AccessLogEntry {
+    /// `start`, `stop` or `attempt`.
+    pub action: String,
+    pub staff_id: String,
+    pub staff_name: String,
+    pub reason: String,
+    /// RFC 3339, UTC.
+    pub at: String,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct AccessLog {
+    pub data: Vec<AccessLogEntry>,
+}
+
+/// Staff access to the caller's account (impersonation starts, stops and attempts), newest first.
+#[utoipa::path(get, path = "/api/profile/access-log", tag = "profile", security(("bearer" = [])),
+    responses((status = 200, body = AccessLog), (status = 401, body = crate::error::ErrorBody)))]
+pub async fn access_log(State(s): State<AppState>, m: Member) -> ApiResult<Json<AccessLog>> {
+    use portal_proto::auth::v1::ListAccessLogRequest;
+    let r = s.clients.auth.clone().list_access_log(m.request(ListAccessLogRequest {})).await?.into_inner();
+    let data = r
+        .entries
+        .into_iter()
+        .map(|e| AccessLogEntry { action: e.action, staff_id: e.staff_id, staff_name: e.staff_name, reason: e.reason, at: iso(e.at) })
+        .collect();
+    Ok(Json(AccessLog { data }))
 }

@@ -16,11 +16,13 @@ pub struct TestApp {
 pub struct Options {
     pub external: bool,
     pub mode: Mode,
+    /// Adjusts the settings before the portal starts (short lifetimes, SMTP, ...).
+    pub tweak: fn(&mut Settings),
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { external: false, mode: Mode::Dev }
+        Options { external: false, mode: Mode::Dev, tweak: |_| {} }
     }
 }
 
@@ -59,6 +61,7 @@ pub async fn spawn_app(opts: Options) -> Option<TestApp> {
         schema_prefix: portal_common::new_id("t") + "_",
         ..Settings::default()
     };
+    (opts.tweak)(&mut settings);
     if opts.external {
         let (Ok(db), Ok(redis)) = (std::env::var("DATABASE_URL"), std::env::var("REDIS_URL")) else {
             eprintln!("skipped: DATABASE_URL and REDIS_URL are not both set");
@@ -134,6 +137,28 @@ impl TestApp {
         r.body["token"].as_str().unwrap().to_string()
     }
 
+    pub async fn post(&self, path: &str, token: Option<&str>, body: Value) -> Reply {
+        self.call("POST", path, token, Some(body)).await
+    }
+
+    /// Asks for a code by email and returns it, read from the outbox.
+    pub async fn email_code(&self, email: &str) -> String {
+        let r = self.post("/api/auth/email", None, json!({"email": email})).await;
+        assert_eq!(r.status, 200, "{:?}", r.body);
+        let outbox = self.outbox().await;
+        let m = outbox.iter().find(|m| m["to"] == email && m["subject"] == "Your sign-in code").expect("a code email");
+        six_digits(m["text"].as_str().unwrap())
+    }
+
+    pub async fn verify(&self, email: &str, code: &str) -> Reply {
+        self.post("/api/auth/verify", None, json!({"email": email, "code": code})).await
+    }
+
+    /// The portal's auth storage, for checking what was recorded.
+    pub async fn auth_db(&self) -> portal_common::db::Db {
+        portal_common::db::Db::connect(&self.settings, "auth", &portal_auth::MIGRATOR).await.unwrap()
+    }
+
     pub async fn stop(mut self) {
         if let Some(stack) = self.stack.take() {
             let settings = stack.settings.clone();
@@ -162,4 +187,22 @@ pub fn assert_error_shape(r: &Reply, status: u16) {
     assert_eq!(r.body["error"], true);
     assert!(r.body["message"].as_str().is_some_and(|m| !m.is_empty()));
     assert!(r.body["errors"].is_object());
+}
+
+/// The first run of six digits in a text.
+pub fn six_digits(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    chars
+        .windows(6)
+        .find(|w| w.iter().all(|c| c.is_ascii_digit()))
+        .map(|w| w.iter().collect())
+        .unwrap_or_else(|| panic!("no code in {text:?}"))
+}
+
+/// The payload of a portal token, decoded without checking anything.
+pub fn payload(token: &str) -> Value {
+    use base64::Engine;
+    let jwt = String::from_utf8(base64::engine::general_purpose::STANDARD.decode(token).unwrap()).unwrap();
+    let part = jwt.split('.').nth(1).unwrap();
+    serde_json::from_slice(&base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(part).unwrap()).unwrap()
 }

@@ -28,6 +28,10 @@ macro_rules! both {
 pub(crate) use both;
 
 mod auth;
+mod codes;
+mod delivery;
+mod sessions;
+mod staff;
 mod config;
 mod pending;
 mod profile;

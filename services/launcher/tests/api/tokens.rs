@@ -6,7 +6,7 @@ use base64::Engine;
 use portal_common::token::{Claims, Signer, TYPE_SESSION};
 
 fn claims(pid: &str, exp: i64) -> Claims {
-    Claims { pid: pid.into(), exp, iat: 0, jti: "test".into(), typ: TYPE_SESSION.into(), staff: false, tenant: "demo".into(), redirect: None }
+    Claims { pid: pid.into(), exp, iat: 0, jti: "test".into(), typ: TYPE_SESSION.into(), staff: false, tenant: "demo".into(), redirect: None, act: None }
 }
 
 async fn real_signer(app: &TestApp) -> Signer {

@@ -13,7 +13,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Emails a one-time sign-in link. Known and unknown addresses get the same answer. */
+        /**
+         * Emails a one-time sign-in link. Known and unknown addresses get the same answer. With
+         *     `mode: visit` and a `location` it is a check-in; with `mode: event` an event attendance;
+         *     either is recorded when the member signs in with the link.
+         */
         post: operations["request_link"];
         delete?: never;
         options?: never;
@@ -30,7 +34,8 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        post: operations["auth_availability"];
+        /** Whether an address is free for registration. */
+        post: operations["availability"];
         delete?: never;
         options?: never;
         head?: never;
@@ -46,7 +51,8 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        post: operations["auth_create"];
+        /** Creates a member account and emails a sign-in link. */
+        post: operations["create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -62,7 +68,8 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        post: operations["auth_email"];
+        /** Emails a one-time 6-digit code (valid 10 minutes, 5 attempts). Same answer for unknown addresses. */
+        post: operations["email_code"];
         delete?: never;
         options?: never;
         head?: never;
@@ -78,7 +85,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Redeems a one-time link token (once) for a session token. */
+        /**
+         * Redeems a one-time link token (once) for a session token. Given a session token instead (a
+         *     native wrapper handing one over in a URL), answers a fresh one and revokes the old.
+         */
         post: operations["exchange"];
         delete?: never;
         options?: never;
@@ -95,7 +105,31 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        post: operations["auth_impersonate"];
+        /**
+         * Staff only: a read-only token for viewing a member's account. Recorded in the member's
+         *     staff-access list.
+         */
+        post: operations["impersonate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ends the caller's session: the token is refused from now on. With an impersonation token,
+         *     ends the impersonation.
+         */
+        post: operations["logout"];
         delete?: never;
         options?: never;
         head?: never;
@@ -111,7 +145,8 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        post: operations["auth_magic_link"];
+        /** The same as `POST /api/auth`: emails a one-time sign-in link. */
+        post: operations["magic_link"];
         delete?: never;
         options?: never;
         head?: never;
@@ -127,7 +162,8 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        post: operations["auth_search_by_id"];
+        /** Staff only: finds members by id, email or frequent-flyer number. */
+        post: operations["search_by_id"];
         delete?: never;
         options?: never;
         head?: never;
@@ -143,7 +179,25 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        post: operations["auth_sms"];
+        /** Texts a one-time 6-digit code to the account's phone. Same answer for unknown addresses. */
+        post: operations["sms_code"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Redeems a code for a session token. The 6th wrong attempt locks the code (429). */
+        post: operations["verify_code"];
         delete?: never;
         options?: never;
         head?: never;
@@ -372,6 +426,23 @@ export interface paths {
         /** The caller's own profile. */
         get: operations["get_profile"];
         put: operations["update_profile"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/profile/access-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Staff access to the caller's account (impersonation starts, stops and attempts), newest first. */
+        get: operations["access_log"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -614,6 +685,18 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AccessLog: {
+            data: components["schemas"]["AccessLogEntry"][];
+        };
+        AccessLogEntry: {
+            /** @description `start`, `stop` or `attempt`. */
+            action: string;
+            /** @description RFC 3339, UTC. */
+            at: string;
+            reason: string;
+            staff_id: string;
+            staff_name: string;
+        };
         Age: {
             /**
              * Format: int64
@@ -626,6 +709,13 @@ export interface components {
             comms: {
                 [key: string]: boolean;
             };
+        };
+        Availability: {
+            /** @description True when no account uses the address yet. */
+            available: boolean;
+        };
+        AvailabilityRequest: {
+            email: string;
         };
         Background: {
             color?: string | null;
@@ -651,6 +741,13 @@ export interface components {
         };
         BenefitList: {
             data: components["schemas"]["BenefitBody"][];
+        };
+        CodeRequest: {
+            customFields?: Record<string, never> | null;
+            email: string;
+            eventData?: Record<string, never> | null;
+            mode?: string | null;
+            redirect?: string | null;
         };
         ConnectionBody: {
             connector: string;
@@ -701,6 +798,33 @@ export interface components {
         IdentityBody: {
             handle: string;
             identifier: string;
+        };
+        ImpersonateRequest: {
+            /** @description Why the staff member is viewing the account; shown to the member. */
+            reason?: string | null;
+            /** @description If sent, must be the signed-in staff member's own id. */
+            staffId?: string | null;
+        };
+        ImpersonatedProfile: {
+            first_name: string;
+            last_name: string;
+        };
+        Impersonation: {
+            /** Format: int64 */
+            expiry: number;
+            impersonatedProfile: components["schemas"]["ImpersonatedProfile"];
+            profile_id: string;
+            /** @description A read-only session token for the member, at most 60 minutes. */
+            token: string;
+        };
+        MemberList: {
+            data: components["schemas"]["MemberSummary"][];
+        };
+        MemberSummary: {
+            email: string;
+            first_name: string;
+            id: string;
+            last_name: string;
         };
         Message: {
             message: string;
@@ -774,6 +898,16 @@ export interface components {
         Region: {
             handle: string;
         };
+        RegistrationRequest: {
+            /** @description YYYY-MM-DD. */
+            birth_date?: string | null;
+            email: string;
+            first_name: string;
+            last_name: string;
+            /** @description International format, e.g. +61400000000. */
+            phone?: string | null;
+            redirect?: string | null;
+        };
         RewardBody: {
             description: string;
             expires_at: string;
@@ -787,6 +921,11 @@ export interface components {
         RewardList: {
             data: components["schemas"]["RewardBody"][];
         };
+        SearchRequest: {
+            id: string;
+            /** @description `id`, `email` or `qff_number`. */
+            type: string;
+        };
         Session: {
             /**
              * Format: int64
@@ -794,13 +933,21 @@ export interface components {
              */
             expiry: number;
             profile_id: string;
+            /** @description Portal path to open now. */
+            redirect: string;
             /** @description Session token: base64 of a signed JWT with `pid` and `exp`. */
             token: string;
         };
         SignInRequest: {
+            customFields?: Record<string, never> | null;
             email: string;
+            eventData?: Record<string, never> | null;
             externalRedirect?: string | null;
             iFrame?: boolean | null;
+            /** @description Check-in: a location handle (with mode `visit`). */
+            location?: string | null;
+            /** @description `visit` (check-in) or `event`. */
+            mode?: string | null;
             /** @description Portal path to open after sign-in, e.g. `/profile`. */
             redirect?: string | null;
             urlParams?: string | null;
@@ -857,6 +1004,11 @@ export interface components {
             data: components["schemas"]["TransactionBody"][];
             meta: components["schemas"]["PageMeta"];
         };
+        VerifyRequest: {
+            /** @description The 6-digit code. */
+            code: string;
+            email: string;
+        };
     };
     responses: never;
     parameters: never;
@@ -896,19 +1048,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-        };
-    };
-    auth_availability: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Not implemented yet */
-            501: {
+            /** @description Too many attempts */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -918,17 +1059,36 @@ export interface operations {
             };
         };
     };
-    auth_create: {
+    availability: {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AvailabilityRequest"];
+            };
+        };
         responses: {
-            /** @description Not implemented yet */
-            501: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Availability"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -938,17 +1098,85 @@ export interface operations {
             };
         };
     };
-    auth_email: {
+    create: {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RegistrationRequest"];
+            };
+        };
         responses: {
-            /** @description Not implemented yet */
-            501: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description Address in use */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Field errors */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    email_code: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CodeRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -990,17 +1218,47 @@ export interface operations {
             };
         };
     };
-    auth_impersonate: {
+    impersonate: {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description The member's profile id */
+                profileId: string;
+            };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ImpersonateRequest"];
+            };
+        };
         responses: {
-            /** @description Not implemented yet */
-            501: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Impersonation"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1010,7 +1268,7 @@ export interface operations {
             };
         };
     };
-    auth_magic_link: {
+    logout: {
         parameters: {
             query?: never;
             header?: never;
@@ -1019,8 +1277,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not implemented yet */
-            501: {
+            /** @description Logged out */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1030,17 +1294,36 @@ export interface operations {
             };
         };
     };
-    auth_search_by_id: {
+    magic_link: {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignInRequest"];
+            };
+        };
         responses: {
-            /** @description Not implemented yet */
-            501: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1050,17 +1333,122 @@ export interface operations {
             };
         };
     };
-    auth_sms: {
+    search_by_id: {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SearchRequest"];
+            };
+        };
         responses: {
-            /** @description Not implemented yet */
-            501: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberList"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    sms_code: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CodeRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    verify_code: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VerifyRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1452,6 +1840,33 @@ export interface operations {
         responses: {
             /** @description Not implemented yet */
             501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    access_log: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccessLog"];
+                };
+            };
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

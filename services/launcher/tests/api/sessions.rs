@@ -1,0 +1,113 @@
+//! Logout, revocation, session hand-over from a native wrapper, key rotation, registration,
+//! availability and check-in recording.
+use crate::helpers::{assert_error_shape, payload, TestApp};
+use portal_proto::auth::v1::{auth_service_client::AuthServiceClient, RotateSigningKeyRequest};
+use serde_json::json;
+use sqlx::Row;
+
+crate::both!(a_token_after_logout_is_refused, a_native_session_token_is_swapped_for_a_fresh_one, registration_validates_and_creates_once, a_check_in_is_recorded_when_the_member_signs_in);
+
+async fn a_token_after_logout_is_refused(app: &TestApp) {
+    let t = app.sign_in("demo@example.com").await;
+    let other = app.sign_in("demo@example.com").await;
+    assert_eq!(app.get("/api/profile", Some(&t)).await.status, 200);
+    let r = app.call("POST", "/api/auth/logout", Some(&t), None).await;
+    assert_eq!(r.status, 204, "{:?}", r.body);
+    assert_error_shape(&app.get("/api/profile", Some(&t)).await, 401);
+    assert_error_shape(&app.call("POST", "/api/auth/logout", Some(&t), None).await, 401);
+    // Only that session ended.
+    assert_eq!(app.get("/api/profile", Some(&other)).await.status, 200);
+    assert_error_shape(&app.call("POST", "/api/auth/logout", None, None).await, 401);
+}
+
+async fn a_native_session_token_is_swapped_for_a_fresh_one(app: &TestApp) {
+    let handed_over = app.sign_in("demo@example.com").await;
+    let r = app.exchange(&handed_over).await;
+    assert_eq!(r.status, 200, "{:?}", r.body);
+    let fresh = r.body["token"].as_str().unwrap();
+    assert_ne!(fresh, handed_over);
+    assert_eq!(app.get("/api/profile", Some(fresh)).await.status, 200);
+    assert_error_shape(&app.get("/api/profile", Some(&handed_over)).await, 401);
+    assert_error_shape(&app.exchange(&handed_over).await, 401);
+}
+
+async fn registration_validates_and_creates_once(app: &TestApp) {
+    let avail = app.post("/api/auth/availability", None, json!({"email": "new.member@example.com"})).await;
+    assert_eq!(avail.body["available"], true);
+    assert_eq!(app.post("/api/auth/availability", None, json!({"email": "demo@example.com"})).await.body["available"], false);
+
+    let bad = app
+        .post("/api/auth/create", None, json!({"email": "nope", "first_name": "", "last_name": "X<script>", "phone": "0400", "birth_date": "2999-01-01"}))
+        .await;
+    assert_error_shape(&bad, 422);
+    for f in ["email", "first_name", "last_name", "phone", "birth_date"] {
+        assert!(bad.body["errors"][f].is_string(), "{f}: {:?}", bad.body);
+    }
+
+    let ok = app
+        .post("/api/auth/create", None, json!({"email": "New.Member@example.com", "first_name": "Nia", "last_name": "New", "phone": "+61 400 111 222", "birth_date": "1990-05-01", "redirect": "/profile"}))
+        .await;
+    assert_eq!(ok.status, 201, "{:?}", ok.body);
+    let (link, url) = app.link_token_for("new.member@example.com").await;
+    assert!(url.as_str().contains("redirect=%2Fprofile"));
+    let s = app.exchange(&link).await;
+    let p = app.get("/api/profile", s.body["token"].as_str()).await;
+    assert_eq!((p.body["first_name"].as_str(), p.body["email"].as_str()), (Some("Nia"), Some("new.member@example.com")));
+
+    let dup = app.post("/api/auth/create", None, json!({"email": "new.member@example.com", "first_name": "Nia", "last_name": "Again"})).await;
+    assert_error_shape(&dup, 409);
+    assert!(dup.body["errors"]["email"].is_string());
+    let staff = app.post("/api/auth/create", None, json!({"email": "staff@example.com", "first_name": "Sam", "last_name": "Staff"})).await;
+    assert!(staff.status == 409 || staff.status == 422, "{}", staff.status);
+}
+
+async fn a_check_in_is_recorded_when_the_member_signs_in(app: &TestApp) {
+    let r = app
+        .post("/api/auth", None, json!({"email": "demo@example.com", "redirect": "/home", "location": "melbourne-central", "mode": "visit"}))
+        .await;
+    assert_eq!(r.status, 200);
+    assert_error_shape(&app.post("/api/auth", None, json!({"email": "demo@example.com", "mode": "visit"})).await, 422);
+    let db = app.auth_db().await;
+    let count = |db: portal_common::db::Db| async move {
+        sqlx::query("SELECT COUNT(*) AS n FROM sign_in_activity WHERE kind = 'visit' AND location = 'melbourne-central'")
+            .fetch_one(&db.pool)
+            .await
+            .unwrap()
+            .get::<i64, _>("n")
+    };
+    assert_eq!(count(db.clone()).await, 0, "nothing is recorded until the link is used");
+    let (link, _) = app.link_token_for("demo@example.com").await;
+    assert_eq!(app.exchange(&link).await.status, 200);
+    assert_eq!(count(db.clone()).await, 1);
+
+    app.post("/api/auth", None, json!({"email": "other@example.com", "mode": "event", "eventData": {"event": "spring-launch"}, "customFields": {"guests": 2}}))
+        .await;
+    let (link, _) = app.link_token_for("other@example.com").await;
+    app.exchange(&link).await;
+    let row = sqlx::query("SELECT event_data, custom_fields FROM sign_in_activity WHERE kind = 'event'").fetch_one(&db.pool).await.unwrap();
+    assert!(row.get::<String, _>("event_data").contains("spring-launch"));
+    assert!(row.get::<String, _>("custom_fields").contains("guests"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rotating_keys_rejects_no_valid_token() {
+    let app = crate::helpers::spawn_app(Default::default()).await.unwrap();
+    let before = app.sign_in("demo@example.com").await;
+    let mut auth = AuthServiceClient::connect(app.settings.services.auth.clone().unwrap()).await.unwrap();
+    auth.rotate_signing_key(RotateSigningKeyRequest {}).await.unwrap();
+    // Let the gateway's refresh guard pass (it refreshes keys at most once a second).
+    tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
+    let after = app.sign_in("demo@example.com").await;
+    let kid = |t: &str| {
+        use base64::Engine;
+        let jwt = String::from_utf8(base64::engine::general_purpose::STANDARD.decode(t).unwrap()).unwrap();
+        let h = jwt.split('.').next().unwrap().to_string();
+        let v: serde_json::Value = serde_json::from_slice(&base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(h).unwrap()).unwrap();
+        v["kid"].as_str().unwrap().to_string()
+    };
+    assert_ne!(kid(&before), kid(&after), "the new key signs");
+    assert_eq!(app.get("/api/profile", Some(&before)).await.status, 200, "a token signed before the rotation still works");
+    assert_eq!(app.get("/api/profile", Some(&after)).await.status, 200);
+    assert!(payload(&after)["jti"].is_string());
+    app.stop().await;
+}
