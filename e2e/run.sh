@@ -12,7 +12,7 @@ env -u DATABASE_URL -u REDIS_URL PORT="$port" PORTAL_DATA_DIR="$work/data" PORTA
   PORTAL_PUBLIC_URL="http://localhost:$port" PORTAL_RATE_LIMIT__PER_ADDRESS=1000 PORTAL_RATE_LIMIT__PER_IP=100000 \
   RUST_LOG=warn ./target/debug/portal > "$work/portal.log" 2>&1 &
 pid=$!
-cleanup() { kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; rm -rf "$work"; }
+cleanup() { kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
 for _ in $(seq 1 300); do
   curl -sf "http://localhost:$port/healthz" >/dev/null && break

@@ -21,7 +21,7 @@ read -r p f < <(awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($(i+1) ~ 
 add "$p" "$f"
 
 echo "== OpenAPI document vs generated front-end types"
-if ./target/debug/portal-gateway openapi > .cache/openapi.json \
+if cargo build -q -p portal-gateway && ./target/debug/portal-gateway openapi > .cache/openapi.json \
    && npx --no-install openapi-typescript .cache/openapi.json -o .cache/schema.d.ts >/dev/null 2>&1 \
    && diff -q .cache/schema.d.ts shells/runtime/src/api/schema.d.ts >/dev/null; then
   echo "types are current"; add 1 0
