@@ -199,10 +199,18 @@ pub fn six_digits(text: &str) -> String {
         .unwrap_or_else(|| panic!("no code in {text:?}"))
 }
 
-/// The payload of a portal token, decoded without checking anything.
-pub fn payload(token: &str) -> Value {
+/// Part `i` of a portal token's JWT (0 header, 1 payload), decoded without checking anything.
+fn jwt_part(token: &str, i: usize) -> Value {
     use base64::Engine;
     let jwt = String::from_utf8(base64::engine::general_purpose::STANDARD.decode(token).unwrap()).unwrap();
-    let part = jwt.split('.').nth(1).unwrap();
+    let part = jwt.split('.').nth(i).unwrap();
     serde_json::from_slice(&base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(part).unwrap()).unwrap()
+}
+
+pub fn payload(token: &str) -> Value {
+    jwt_part(token, 1)
+}
+
+pub fn header(token: &str) -> Value {
+    jwt_part(token, 0)
 }

@@ -1,6 +1,6 @@
 //! Logout, revocation, session hand-over from a native wrapper, key rotation, registration,
 //! availability and check-in recording.
-use crate::helpers::{assert_error_shape, payload, TestApp};
+use crate::helpers::{assert_error_shape, header, payload, TestApp};
 use portal_proto::auth::v1::{auth_service_client::AuthServiceClient, RotateSigningKeyRequest};
 use serde_json::json;
 use sqlx::Row;
@@ -98,14 +98,7 @@ async fn rotating_keys_rejects_no_valid_token() {
     // Let the gateway's refresh guard pass (it refreshes keys at most once a second).
     tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
     let after = app.sign_in("demo@example.com").await;
-    let kid = |t: &str| {
-        use base64::Engine;
-        let jwt = String::from_utf8(base64::engine::general_purpose::STANDARD.decode(t).unwrap()).unwrap();
-        let h = jwt.split('.').next().unwrap().to_string();
-        let v: serde_json::Value = serde_json::from_slice(&base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(h).unwrap()).unwrap();
-        v["kid"].as_str().unwrap().to_string()
-    };
-    assert_ne!(kid(&before), kid(&after), "the new key signs");
+    assert_ne!(header(&before)["kid"], header(&after)["kid"], "the new key signs");
     assert_eq!(app.get("/api/profile", Some(&before)).await.status, 200, "a token signed before the rotation still works");
     assert_eq!(app.get("/api/profile", Some(&after)).await.status, 200);
     assert!(payload(&after)["jti"].is_string());
