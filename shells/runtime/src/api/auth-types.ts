@@ -1,6 +1,9 @@
-// Hand-written REST types for the issue 3 routes (sign-in, sessions, staff impersonation),
-// from docs/api-contract.md. They are not in the generated schema.d.ts yet; once the gateway
-// documents these routes, `npm run gen:api` replaces them and this file goes away.
+// Token and sign-in types. The decoded token payload is not a REST shape, so it is written here;
+// the REST bodies of the sign-in routes are re-exported from the generated schema.
+import type { components } from './schema';
+
+type Schemas = components['schemas'];
+
 
 /** Decoded JWT payload of a portal token (base64 → JWT → middle part). */
 export interface TokenClaims {
@@ -24,73 +27,16 @@ export interface TokenActor {
   name?: string;
 }
 
-/** POST /api/auth/exchange and POST /api/auth/verify answer. */
-export interface SessionResponse {
-  token: string;
-  expiry: number;
-  profile_id: string;
-  redirect?: string | null;
-}
-
-/** POST /api/auth/email and POST /api/auth/sms body. */
-export interface CodeRequest {
-  email: string;
-  redirect?: string;
-  mode?: string;
-  eventData?: unknown;
-  customFields?: unknown;
-}
-
-/** POST /api/auth/verify body. */
-export interface VerifyRequest {
-  email: string;
-  code: string;
-}
+export type SessionResponse = Schemas['Session'];
+export type CodeRequest = Schemas['CodeRequest'];
+export type VerifyRequest = Schemas['VerifyRequest'];
+export type SearchByIdRequest = Schemas['SearchRequest'];
+export type MemberSearchResult = Schemas['MemberSummary'];
+export type SearchByIdResponse = Schemas['MemberList'];
+export type ImpersonateRequest = Schemas['ImpersonateRequest'];
+export type ImpersonateResponse = Schemas['Impersonation'];
+export type AccessLogEntry = Schemas['AccessLogEntry'];
+export type AccessLogResponse = Schemas['AccessLog'];
 
 export type MemberSearchType = 'id' | 'email' | 'qff_number';
-
-/** POST /api/auth/searchById body (staff only). */
-export interface SearchByIdRequest {
-  type: MemberSearchType;
-  id: string;
-}
-
-export interface MemberSearchResult {
-  id: string;
-  email: string;
-  first_name: string;
-  last_name: string;
-}
-
-export interface SearchByIdResponse {
-  data: MemberSearchResult[];
-}
-
-/** POST /api/auth/impersonate/{profileId} body (staff only). */
-export interface ImpersonateRequest {
-  staffId?: string;
-  reason?: string;
-}
-
-export interface ImpersonateResponse {
-  token?: string | null;
-  expiry?: number;
-  profile_id?: string;
-  impersonatedProfile?: { first_name: string; last_name: string } | null;
-}
-
 export type AccessAction = 'start' | 'stop' | 'attempt';
-
-/** One row of GET /api/profile/access-log (newest first). */
-export interface AccessLogEntry {
-  action: AccessAction;
-  staff_id: string;
-  staff_name: string;
-  reason?: string | null;
-  /** RFC 3339 instant. */
-  at: string;
-}
-
-export interface AccessLogResponse {
-  data: AccessLogEntry[];
-}
