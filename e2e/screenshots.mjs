@@ -24,6 +24,8 @@ for (const [label, viewport] of [['phone', { width: 390, height: 844 }], ['deskt
     await page.waitForTimeout(500);
     const mail = (await (await fetch(`${BASE}/_dev/outbox.json`)).json()).find((m) => Date.parse(m.sent_at) >= since);
     await page.goto(mail.link);
+    await page.screenshot({ path: `${out}/${label}-${lang}-continue.png`, fullPage: true });
+    await page.getByRole('button').filter({ hasNotText: /email/i }).first().click();
     await page.waitForURL((u) => u.pathname === '/home');
     for (const p of pages.slice(1)) {
       await page.goto(`${BASE}${p}`);
@@ -33,6 +35,22 @@ for (const [label, viewport] of [['phone', { width: 390, height: 844 }], ['deskt
     }
     await ctx.close();
   }
+  // Staff: search, then view a member's account.
+  const ctx = await browser.newContext({ viewport });
+  const page = await ctx.newPage();
+  const since = Date.now() - 1000;
+  await page.goto(`${BASE}/`);
+  await page.fill('input[type=email]', 'staff@example.com');
+  await page.press('input[type=email]', 'Enter');
+  await page.waitForTimeout(500);
+  const mail = (await (await fetch(`${BASE}/_dev/outbox.json`)).json()).find((m) => m.to === 'staff@example.com' && Date.parse(m.sent_at) >= since);
+  await page.goto(mail.link);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.waitForURL((u) => u.pathname === '/home');
+  await page.getByLabel(/^(Member )?email|Search/i).first().fill('other@example.com').catch(() => {});
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: `${out}/${label}-staff-search.png`, fullPage: true });
+  await ctx.close();
 }
 await browser.close();
 console.log(`screenshots in ${out}`);
