@@ -6,11 +6,13 @@ mod delivery;
 mod email;
 mod error;
 mod keys;
+mod links;
 mod outbox;
 
 use delivery::{Delivery, Outgoing};
 use email::{safe_redirect, Email};
 use error::AuthError;
+use links::{LinkOptions, LinkTarget};
 use portal_common::config::Settings;
 use portal_common::db::Db;
 use portal_common::grpc::GrpcApp;
@@ -19,6 +21,7 @@ use portal_common::kv::Kv;
 use portal_common::token::{self, Actor, Claims};
 use portal_proto::auth::v1::{self as pb, auth_service_server::{AuthService, AuthServiceServer}};
 use portal_proto::profile::v1::{self as profile_pb, profile_service_client::ProfileServiceClient};
+use portal_proto::refdata::v1::{refdata_service_client::RefdataServiceClient, GetConfigRequest};
 use serde::{Deserialize, Serialize};
 use sqlx::Row;
 use std::sync::{Arc, RwLock};
@@ -54,8 +57,10 @@ pub async fn build(settings: &Settings) -> anyhow::Result<GrpcApp> {
     }
     let keys = RwLock::new(keys::load_or_create(&db).await?);
     let profiles = ProfileServiceClient::new(portal_common::grpc::channel(&settings.service_url("profile")?)?);
+    let refdata = RefdataServiceClient::new(portal_common::grpc::channel(&settings.service_url("refdata")?)?);
     let delivery = Delivery::new(settings, &db)?;
-    let inner = Arc::new(Inner { db, kv, keys, profiles, delivery, settings: settings.clone() });
+    let public_url = url::Url::parse(&settings.public_url).map_err(|e| anyhow::anyhow!("PORTAL_PUBLIC_URL: {e}"))?;
+    let inner = Arc::new(Inner { db, kv, keys, profiles, refdata, delivery, public_url, settings: settings.clone() });
     tokio::spawn(reload_keys(Arc::downgrade(&inner)));
     let routes = tonic::service::Routes::new(AuthServiceServer::new(Auth { inner }));
     GrpcApp::bind(settings, "portal.auth.v1.AuthService", routes).await
@@ -92,7 +97,9 @@ struct Inner {
     kv: Kv,
     keys: RwLock<keys::Keys>,
     profiles: ProfileServiceClient<Channel>,
+    refdata: RefdataServiceClient<Channel>,
     delivery: Delivery,
+    public_url: url::Url,
     settings: Settings,
 }
 
@@ -235,7 +242,25 @@ impl Inner {
         }
     }
 
-    async fn send_link(&self, acct: &Account, email: &Email, redirect: &str, pending: &Pending) -> Result<(), AuthError> {
+    /// Origins besides the portal's own that links may lead to: the tenant config's
+    /// `general.allowedOrigins`, asked of the refdata service.
+    async fn allowed_origins(&self) -> Result<Vec<String>, AuthError> {
+        let cfg = self.refdata.clone().get_config(GetConfigRequest {}).await?.into_inner();
+        let doc: serde_json::Value = serde_json::from_str(&cfg.json).map_err(|e| AuthError::Other(e.into()))?;
+        Ok(doc["general"]["allowedOrigins"]
+            .as_array()
+            .map(|a| a.iter().filter_map(|v| v.as_str().map(str::to_owned)).collect())
+            .unwrap_or_default())
+    }
+
+    async fn link_target(&self, o: &LinkOptions<'_>) -> Result<LinkTarget, AuthError> {
+        if o.url_path.trim().is_empty() && o.external_redirect.trim().is_empty() && !o.iframe {
+            return Ok(LinkTarget::portal(&self.public_url).with_params(o.url_params));
+        }
+        LinkTarget::parse(&self.public_url, &self.allowed_origins().await?, o).map_err(AuthError::Fields)
+    }
+
+    async fn send_link(&self, acct: &Account, email: &Email, redirect: &str, pending: &Pending, target: &LinkTarget) -> Result<(), AuthError> {
         let now = Self::now();
         let ttl = self.ttl();
         let jti = portal_common::new_id("lnk_");
@@ -253,10 +278,7 @@ impl Inner {
         let link_token = self.sign(&claims)?;
         let record = serde_json::to_vec(pending).map_err(anyhow::Error::from)?;
         self.kv.set(&link_key(&jti), &record, Some(Duration::from_secs(ttl as u64))).await?;
-        let mut link = url::Url::parse(&self.settings.public_url).map_err(anyhow::Error::from)?;
-        link.set_path("/");
-        link.query_pairs_mut().append_pair("token", &link_token).append_pair("redirect", redirect);
-        let link = link.to_string();
+        let link = target.url(&link_token, redirect);
         let text = format!(
             "{}\n\nUse the link below to sign in to your account. It works once and expires in {} minutes.\n\n{link}\n\nIf you didn't ask to sign in, you can ignore this email.",
             Self::greeting(&acct.first_name),
@@ -343,10 +365,14 @@ impl AuthService for Auth {
         let r = req.into_inner();
         let email = parse_email(&r.email)?;
         let pending = Pending::parse(&r.mode, &r.location, &r.event_data_json, &r.custom_fields_json)?;
+        let target = self
+            .inner
+            .link_target(&LinkOptions { url_path: &r.url_path, url_params: &r.url_params, iframe: r.iframe, external_redirect: &r.external_redirect })
+            .await?;
         self.inner.limit("link", email.as_str(), ip.as_deref(), 1).await?;
         let redirect = safe_redirect(&r.redirect);
         if let Some(acct) = self.inner.account(&email).await? {
-            self.inner.send_link(&acct, &email, &redirect, &pending).await?;
+            self.inner.send_link(&acct, &email, &redirect, &pending, &target).await?;
         }
         Ok(Response::new(pb::RequestMagicLinkResponse { message: LINK_SENT.into() }))
     }
@@ -528,7 +554,7 @@ impl AuthService for Auth {
             return Err(AuthError::field("email", "This address cannot be used").into());
         }
         let acct = Account { id: profile_id.clone(), first_name: String::new(), phone: String::new(), staff: false };
-        inner.send_link(&acct, &email, &safe_redirect(&r.redirect), &Pending::default()).await?;
+        inner.send_link(&acct, &email, &safe_redirect(&r.redirect), &Pending::default(), &LinkTarget::portal(&inner.public_url)).await?;
         Ok(Response::new(pb::RegisterResponse { message: REGISTERED.into(), profile_id }))
     }
 

@@ -28,6 +28,25 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(impersonate))
 }
 
+/// `urlParams` as a query string, whether it came as one or as an object of scalars.
+fn query_string(v: Option<serde_json::Value>) -> String {
+    match v {
+        Some(serde_json::Value::String(s)) => s,
+        Some(serde_json::Value::Object(map)) => {
+            let mut q = url::form_urlencoded::Serializer::new(String::new());
+            for (k, v) in map {
+                match v {
+                    serde_json::Value::String(s) => q.append_pair(&k, &s),
+                    serde_json::Value::Null => continue,
+                    other => q.append_pair(&k, &other.to_string()),
+                };
+            }
+            q.finish()
+        }
+        _ => String::new(),
+    }
+}
+
 fn json_text(v: Option<serde_json::Value>) -> String {
     v.map(|v| v.to_string()).unwrap_or_default()
 }
@@ -45,8 +64,10 @@ pub struct SignInRequest {
     pub i_frame: Option<bool>,
     #[serde(default)]
     pub url_path: Option<String>,
+    /// Query parameters for the emailed link: `"a=1&b=2"` or `{"a": "1"}`.
     #[serde(default)]
-    pub url_params: Option<String>,
+    #[schema(value_type = Option<Object>)]
+    pub url_params: Option<serde_json::Value>,
     /// Check-in: a location handle (with mode `visit`).
     #[serde(default)]
     pub location: Option<String>,
@@ -77,7 +98,7 @@ async fn send_link(s: &AppState, ip: &ClientIp, b: SignInRequest) -> ApiResult<J
             external_redirect: b.external_redirect.unwrap_or_default(),
             iframe: b.i_frame.unwrap_or(false),
             url_path: b.url_path.unwrap_or_default(),
-            url_params: b.url_params.unwrap_or_default(),
+            url_params: query_string(b.url_params),
             location: b.location.unwrap_or_default(),
             mode: b.mode.unwrap_or_default(),
             event_data_json: json_text(b.event_data),

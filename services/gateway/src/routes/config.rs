@@ -70,6 +70,10 @@ pub struct GeneralConfig {
     pub time_zone: Option<String>,
     #[serde(default)]
     pub currency: Option<String>,
+    /// Origins, besides the portal's own, that a sign-in link may open (`urlPath`) or send the
+    /// member to (`externalRedirect`), e.g. `https://partner.example`.
+    #[serde(default)]
+    pub allowed_origins: Vec<String>,
 }
 
 #[derive(Serialize, Deserialize, ToSchema)]

@@ -69,3 +69,45 @@ async fn concurrent_redemptions_of_one_link_succeed_once() {
     assert!(results.iter().filter(|r| r.status != 200).all(|r| r.status == 401));
     app.stop().await;
 }
+
+crate::both!(links_may_lead_only_to_allowed_origins);
+
+async fn links_may_lead_only_to_allowed_origins(app: &TestApp) {
+    // A partner page hosting the portal in an iframe: the link opens that page.
+    let r = app
+        .call("POST", "/api/auth", None, Some(json!({
+            "email": "demo@example.com", "redirect": "/rewards", "iFrame": true,
+            "urlPath": "https://partner.example/members", "urlParams": {"campaign": "spring", "token": "ignored"},
+            "externalRedirect": "https://partner.example/thanks"
+        })))
+        .await;
+    assert_eq!(r.status, 200, "{:?}", r.body);
+    let (token, link) = app.link_token_for("demo@example.com").await;
+    assert_eq!(link.origin().ascii_serialization(), "https://partner.example");
+    assert_eq!(link.path(), "/members");
+    let q: std::collections::HashMap<_, _> = link.query_pairs().into_owned().collect();
+    assert_eq!(q["campaign"], "spring");
+    assert_eq!(q["redirect"], "/rewards");
+    assert_eq!(q["externalRedirect"], "https://partner.example/thanks");
+    assert_eq!(app.exchange(&token).await.status, 200, "the token is the real one, not the urlParams copy");
+
+    // Anything else is refused with a field error, for known and unknown addresses alike.
+    for (email, body, field) in [
+        ("demo@example.com", json!({"externalRedirect": "https://evil.example/"}), "externalRedirect"),
+        ("nobody@example.com", json!({"externalRedirect": "https://evil.example/"}), "externalRedirect"),
+        ("demo@example.com", json!({"urlPath": "https://evil.example/login"}), "urlPath"),
+        ("demo@example.com", json!({"iFrame": true}), "urlPath"),
+    ] {
+        let mut b = body;
+        b["email"] = json!(email);
+        let r = app.call("POST", "/api/auth", None, Some(b)).await;
+        assert_error_shape(&r, 422);
+        assert!(r.body["errors"][field].is_string(), "{:?}", r.body);
+    }
+
+    // A portal page, and params given as a string.
+    app.call("POST", "/api/auth/magicLink", None, Some(json!({"email": "other@example.com", "urlPath": "/loc/chadstone", "urlParams": "src=qr"}))).await;
+    let (_, link) = app.link_token_for("other@example.com").await;
+    assert_eq!(link.path(), "/loc/chadstone");
+    assert!(link.as_str().contains("src=qr&token="), "{link}");
+}

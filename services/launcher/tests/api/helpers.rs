@@ -42,7 +42,7 @@ pub async fn spawn_app(opts: Options) -> Option<TestApp> {
     std::fs::write(
         &tenant,
         json!({
-            "general": {"tenant": "demo", "siteMeta": {"title": "My account"}, "smtpPassword": "hunter2"},
+            "general": {"tenant": "demo", "siteMeta": {"title": "My account"}, "smtpPassword": "hunter2", "allowedOrigins": ["https://partner.example"]},
             "components": {"qantas": {"apiKey": "partner-key", "redemption": {"type": "points"}}},
             "secrets": {"jwt": "s3cret"},
             "languages": ["en", "ar"],

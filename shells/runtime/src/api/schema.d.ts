@@ -783,6 +783,11 @@ export interface components {
             token: string;
         };
         GeneralConfig: {
+            /**
+             * @description Origins, besides the portal's own, that a sign-in link may open (`urlPath`) or send the
+             *     member to (`externalRedirect`), e.g. `https://partner.example`.
+             */
+            allowedOrigins?: string[];
             background?: null | components["schemas"]["Background"];
             coverHeader?: null | components["schemas"]["CoverHeader"];
             currency?: string | null;
@@ -950,7 +955,8 @@ export interface components {
             mode?: string | null;
             /** @description Portal path to open after sign-in, e.g. `/profile`. */
             redirect?: string | null;
-            urlParams?: string | null;
+            /** @description Query parameters for the emailed link: `"a=1&b=2"` or `{"a": "1"}`. */
+            urlParams?: Record<string, never> | null;
             urlPath?: string | null;
         };
         SiteMeta: {
