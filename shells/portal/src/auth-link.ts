@@ -1,9 +1,10 @@
-import { createStore, exchangeToken, navigate, takeUrlToken } from '@portal/runtime';
+import { allowedExternalUrl, createStore, exchangeToken, navigate, takeUrlToken, whenConfigLoaded } from '@portal/runtime';
 import { safeRedirect } from './mfe/routes';
 
 // `?token=` on arrival. A one-time emailed link (typ "link") waits for the member's tap on
 // Continue: mail scanners open links, and must not use them up. A session token handed over by a
-// native wrapper is exchanged at once. Either way the token leaves the address bar immediately.
+// native wrapper is exchanged at once. Either way the token (and `externalRedirect`) leaves the
+// address bar immediately.
 
 export type LinkPhase = 'none' | 'pending' | 'exchanging' | 'failed';
 
@@ -13,24 +14,39 @@ export interface LinkState {
   token: string | null;
   /** `redirect` from the URL (unchecked), if any. */
   redirect: string | null;
+  /** `externalRedirect` from the URL (unchecked): followed after Continue only on an allowed origin. */
+  externalRedirect?: string | null;
 }
 
-export const linkStore = createStore<LinkState>({ phase: 'none', token: null, redirect: null });
+export const linkStore = createStore<LinkState>({ phase: 'none', token: null, redirect: null, externalRedirect: null });
 
 /** Back to the login form with "This sign-in link is invalid or has expired…". */
 function fail(redirect: string | null, loc: Location): void {
-  linkStore.set({ phase: 'failed', token: null, redirect });
+  linkStore.set({ phase: 'failed', token: null, redirect, externalRedirect: null });
   if (loc.pathname !== '/') {
     const back = redirect ?? `${loc.pathname}${loc.search}`;
     navigate(`/?redirect=${encodeURIComponent(back)}`, { replace: true });
   }
 }
 
-async function exchange(token: string, redirect: string | null, loc: Location): Promise<boolean> {
+/**
+ * Where a link may send the member outside the portal: the URL must parse and its origin be in
+ * config general.allowedOrigins (re-checked here: the server checked it when the link was made,
+ * but a URL can be edited). Anything else is ignored.
+ */
+async function externalTarget(url: string | null | undefined): Promise<string | null> {
+  if (!url) return null;
+  return allowedExternalUrl(url, await whenConfigLoaded());
+}
+
+async function exchange(token: string, redirect: string | null, loc: Location, external: string | null = null): Promise<boolean> {
   try {
     const res = await exchangeToken(token);
-    linkStore.set({ phase: 'none', token: null, redirect: null });
+    const target = await externalTarget(external);
+    linkStore.set({ phase: 'none', token: null, redirect: null, externalRedirect: null });
+    // The portal page goes under the external one in the history, so Back returns signed in.
     navigate(safeRedirect(redirect ?? res.redirect), { replace: true });
+    if (target) loc.assign(target);
     return true;
   } catch {
     fail(redirect, loc);
@@ -47,7 +63,7 @@ export async function handleUrlToken(loc: Location = window.location): Promise<'
     return 'failed';
   }
   if (found.kind === 'link') {
-    linkStore.set({ phase: 'pending', token: found.token, redirect: found.redirect });
+    linkStore.set({ phase: 'pending', token: found.token, redirect: found.redirect, externalRedirect: found.externalRedirect });
     return 'link';
   }
   // A hand-over on a deep path (/profile?token=…) stays on that path.
@@ -57,10 +73,10 @@ export async function handleUrlToken(loc: Location = window.location): Promise<'
 
 /** The member tapped Continue on the link landing screen. */
 export async function continueSignIn(loc: Location = window.location): Promise<boolean> {
-  const { token, redirect, phase } = linkStore.get();
+  const { token, redirect, phase, externalRedirect } = linkStore.get();
   if (!token || phase === 'exchanging') return false;
   linkStore.set({ phase: 'exchanging' });
-  return exchange(token, redirect, loc);
+  return exchange(token, redirect, loc, externalRedirect ?? null);
 }
 
 /** Forgets an earlier failed link (the member is trying again). */

@@ -182,17 +182,22 @@ export interface UrlToken {
   claims: TokenClaims | null;
   /** `redirect` from the URL, unchecked. */
   redirect: string | null;
+  /** `externalRedirect` from the URL, unchecked (an absolute URL the link may leave the portal for). */
+  externalRedirect: string | null;
 }
 
 /**
- * Reads `?token=` and strips it from the address bar at once (other parameters stay).
+ * Reads `?token=` and strips it (and `externalRedirect`) from the address bar at once (other
+ * parameters stay).
  * An invalid token signs the visitor out (spec 4); a valid one is classified, not used.
  */
 export function takeUrlToken(loc: Location = window.location): UrlToken | null {
   const params = new URLSearchParams(loc.search);
   const raw = params.get('token');
   if (raw === null) return null;
+  const externalRedirect = params.get('externalRedirect');
   params.delete('token');
+  params.delete('externalRedirect');
   const rest = params.toString();
   window.history.replaceState(window.history.state, '', `${loc.pathname}${rest ? `?${rest}` : ''}${loc.hash}`);
   // Base64 never contains spaces: a '+' that was not URL-encoded arrives as one.
@@ -201,9 +206,9 @@ export function takeUrlToken(loc: Location = window.location): UrlToken | null {
   const redirect = params.get('redirect');
   if (!claims) {
     endSession();
-    return { token, kind: 'invalid', claims: null, redirect };
+    return { token, kind: 'invalid', claims: null, redirect, externalRedirect };
   }
-  return { token, kind: claims.typ === 'link' ? 'link' : 'session', claims, redirect };
+  return { token, kind: claims.typ === 'link' ? 'link' : 'session', claims, redirect, externalRedirect };
 }
 
 /** POST /api/auth/exchange: a link token or a handed-over session token → a fresh session. */

@@ -66,6 +66,55 @@ export function timeZone(config: PortalConfig | null = configStore.get().config)
   return config?.general?.timeZone || DEFAULT_TIME_ZONE;
 }
 
+/**
+ * Origins a sign-in link may send the member to (config general.allowedOrigins), normalised.
+ * The generated schema may not have the field yet, so it is read defensively here and only here.
+ */
+export function allowedOrigins(config: PortalConfig | null = configStore.get().config): string[] {
+  const raw: unknown = (config?.general as { allowedOrigins?: unknown } | undefined)?.allowedOrigins ?? [];
+  if (!Array.isArray(raw)) return [];
+  const origins: string[] = [];
+  for (const value of raw) {
+    if (typeof value !== 'string') continue;
+    try {
+      const origin = new URL(value).origin;
+      if (origin !== 'null') origins.push(origin);
+    } catch {
+      /* not a URL: ignored */
+    }
+  }
+  return origins;
+}
+
+/** `url` when it is an absolute http(s) URL on an allowed origin; otherwise null. */
+export function allowedExternalUrl(url: string | null | undefined, config: PortalConfig | null = configStore.get().config): string | null {
+  if (!url) return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return null;
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return null;
+  return allowedOrigins(config).includes(parsed.origin) ? parsed.href : null;
+}
+
+/** Resolves once the config has loaded (or failed to), or after `timeoutMs`. */
+export function whenConfigLoaded(timeoutMs = 5000): Promise<PortalConfig | null> {
+  if (configStore.get().loaded) return Promise.resolve(configStore.get().config);
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      unsubscribe();
+      resolve(configStore.get().config);
+    };
+    const timer = setTimeout(done, timeoutMs);
+    const unsubscribe = configStore.subscribe((s) => {
+      if (s.loaded) done();
+    });
+  });
+}
+
 function readCache(): PortalConfig | null {
   try {
     const raw = localStorage.getItem(CONFIG_KEY);

@@ -1,8 +1,8 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
-import { authStore, initAuth, toastStore } from '@portal/runtime';
+import { authStore, configStore, initAuth, toastStore, type PortalConfig } from '@portal/runtime';
 import { makeToken, stubFetch, type FetchStub } from '@portal/build/src/fetch-stub';
 import { renderAt } from './setup';
-import { handleUrlToken, linkStore } from '../auth-link';
+import { continueSignIn, handleUrlToken, linkStore } from '../auth-link';
 
 const now = () => Math.floor(Date.now() / 1000);
 const session = (pid = 'p_demo') => makeToken({ pid, exp: now() + 3600, typ: 'session' });
@@ -145,6 +145,99 @@ describe('login with an emailed link', () => {
     await act(async () => {
       await new Promise((r) => setTimeout(r, 0));
     });
+  });
+});
+
+describe('a link that leaves the portal (externalRedirect)', () => {
+  const config = (allowedOrigins: unknown) =>
+    ({ general: { tenant: 'demo', allowedOrigins }, lastUpdated: 1 }) as unknown as PortalConfig;
+  const fakeLocation = () => ({ pathname: '/', search: '', assign: jest.fn() }) as unknown as Location & { assign: jest.Mock };
+
+  async function landAndContinue(externalRedirect: string, allowed: unknown = ['https://partner.example']) {
+    configStore.set({ config: config(allowed), loaded: true });
+    stub = stubFetch({ 'POST /api/auth/exchange': sessionReply() });
+    const url = `/?token=${encodeURIComponent(linkToken())}&redirect=%2Fprofile&externalRedirect=${encodeURIComponent(externalRedirect)}&lang=en`;
+    window.history.replaceState(null, '', url);
+    await expect(handleUrlToken()).resolves.toBe('link');
+    // Both the token and externalRedirect leave the address bar at once.
+    expect(window.location.search).toBe('?redirect=%2Fprofile&lang=en');
+    const loc = fakeLocation();
+    await expect(continueSignIn(loc)).resolves.toBe(true);
+    return loc;
+  }
+
+  afterEach(() => configStore.set({ config: null, loaded: false }));
+
+  it('sends the member to an allowed origin after Continue', async () => {
+    const loc = await landAndContinue('https://partner.example/welcome?x=1');
+    expect(loc.assign).toHaveBeenCalledWith('https://partner.example/welcome?x=1');
+    expect(authStore.get().authenticated).toBe(true);
+  });
+
+  it('ignores a URL on another origin and goes to redirect', async () => {
+    const loc = await landAndContinue('https://evil.example/phish');
+    expect(loc.assign).not.toHaveBeenCalled();
+    expect(window.location.pathname).toBe('/profile');
+  });
+
+  it('ignores a look-alike origin (other scheme or port)', async () => {
+    for (const url of ['http://partner.example/x', 'https://partner.example:8443/x', 'https://partner.example.evil.example/']) {
+      const loc = await landAndContinue(url);
+      expect(loc.assign).not.toHaveBeenCalled();
+    }
+  });
+
+  it('ignores garbage and non-http URLs', async () => {
+    for (const url of ['not a url', '//partner.example/x', 'javascript:alert(1)']) {
+      const loc = await landAndContinue(url, ['https://partner.example', 'null']);
+      expect(loc.assign).not.toHaveBeenCalled();
+      expect(window.location.pathname).toBe('/profile');
+    }
+  });
+
+  it('ignores it when the config has no allowedOrigins', async () => {
+    const loc = await landAndContinue('https://partner.example/welcome', null);
+    expect(loc.assign).not.toHaveBeenCalled();
+    expect(window.location.pathname).toBe('/profile');
+  });
+});
+
+describe('login inside an iframe', () => {
+  async function submit() {
+    stub = stubFetch({ 'POST /api/auth': { body: { message: 'ok' } } });
+    renderAt('/?redirect=%2Fprofile');
+    fireEvent.change(screen.getByLabelText('Email address'), { target: { value: 'demo@example.com' } });
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Email me a sign-in link' }));
+    });
+    await screen.findByText('Check your inbox');
+    return stub.calls.find((c) => c.path === '/api/auth')!.body;
+  }
+
+  afterEach(() => {
+    jest.restoreAllMocks();
+    Object.defineProperty(document, 'referrer', { value: '', configurable: true });
+  });
+
+  it('embedded: sends iFrame and the embedding page as urlPath, no urlParams', async () => {
+    jest.spyOn(window, 'parent', 'get').mockReturnValue({ postMessage: jest.fn() } as unknown as Window);
+    Object.defineProperty(document, 'referrer', { value: 'https://partner.example/account?tab=1', configurable: true });
+    expect(await submit()).toEqual({
+      email: 'demo@example.com',
+      redirect: '/profile',
+      iFrame: true,
+      urlPath: 'https://partner.example/account?tab=1',
+    });
+  });
+
+  it('embedded without a referrer: iFrame only', async () => {
+    jest.spyOn(window, 'parent', 'get').mockReturnValue({ postMessage: jest.fn() } as unknown as Window);
+    expect(await submit()).toEqual({ email: 'demo@example.com', redirect: '/profile', iFrame: true });
+  });
+
+  it('not embedded: neither iFrame nor urlPath, even with a referrer', async () => {
+    Object.defineProperty(document, 'referrer', { value: 'https://search.example/', configurable: true });
+    expect(await submit()).toEqual({ email: 'demo@example.com', redirect: '/profile' });
   });
 });
 

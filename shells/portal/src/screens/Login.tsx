@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import {
   BdiTrans,
   http,
+  isEmbedded,
   isHttpError,
   navigate,
   screenView,
@@ -10,6 +11,7 @@ import {
   useSearch,
   useStore,
   verifyCode,
+  type AuthRequest,
   type CodeRequest,
   type MessageResponse,
 } from '@portal/runtime';
@@ -17,6 +19,17 @@ import { safeRedirect } from '../mfe/routes';
 import { clearLinkFailure, linkStore } from '../auth-link';
 
 type Phase = 'idle' | 'sending' | 'sent' | 'code';
+
+/**
+ * Inside an embedding page the emailed link must open that page (which hands the token to the
+ * iframe), so the sign-in request says so: `iFrame` and the partner page's URL as `urlPath`
+ * (document.referrer, when the browser gives one). No `urlParams`. Outside an iframe: neither.
+ */
+export function embedFields(): Pick<AuthRequest, 'iFrame' | 'urlPath'> {
+  if (!isEmbedded()) return {};
+  const referrer = typeof document !== 'undefined' ? document.referrer : '';
+  return referrer ? { iFrame: true, urlPath: referrer } : { iFrame: true };
+}
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const CODE = /^\d{6}$/;
@@ -64,7 +77,8 @@ export function Login() {
     setError(null);
     setPhase('sending');
     try {
-      await http<MessageResponse>('/api/auth', { method: 'POST', body: { email: email.trim(), redirect } });
+      const body: AuthRequest = { email: email.trim(), redirect, ...embedFields() };
+      await http<MessageResponse>('/api/auth', { method: 'POST', body });
       setPhase('sent');
     } catch (err) {
       setPhase('idle');
