@@ -9,6 +9,8 @@ use portal_common::config::Settings;
 use portal_common::db::Db;
 use portal_common::grpc::GrpcApp;
 use portal_common::identity::Caller;
+use portal_common::kv::Kv;
+use prost::Message;
 use portal_proto::profile::v1::{self as pb, profile_service_server::{ProfileService, ProfileServiceServer}};
 use tonic::{Request, Response, Status};
 
@@ -22,7 +24,8 @@ pub async fn build(settings: &Settings) -> anyhow::Result<GrpcApp> {
     if settings.demo_data {
         demo::seed(&db, &settings.tenant).await?;
     }
-    let svc = Profiles { db, tenant: settings.tenant.clone() };
+    let cache = Kv::connect(settings).await?.scoped("profile");
+    let svc = Profiles { db, tenant: settings.tenant.clone(), cache };
     let routes = tonic::service::Routes::new(ProfileServiceServer::new(svc));
     GrpcApp::bind(settings, "portal.profile.v1.ProfileService", routes).await
 }
@@ -31,6 +34,34 @@ pub async fn build(settings: &Settings) -> anyhow::Result<GrpcApp> {
 pub struct Profiles {
     db: Db,
     tenant: String,
+    /// Encoded profiles by id. Every write to a profile's rows must delete its entry.
+    cache: Kv,
+}
+
+/// How long a cached profile may be served; writes invalidate it sooner.
+const CACHE_TTL: std::time::Duration = std::time::Duration::from_secs(300);
+
+impl Profiles {
+    fn cache_key(id: &str) -> String {
+        format!("p:{id}")
+    }
+
+    /// The profile from the cache, else from SQL (then cached). A cache failure only costs speed.
+    async fn cached_profile(&self, id: &str) -> Result<pb::Profile, Status> {
+        match self.cache.get(&Self::cache_key(id)).await {
+            Ok(Some(bytes)) => match pb::Profile::decode(bytes.as_slice()) {
+                Ok(p) => return Ok(p),
+                Err(e) => tracing::warn!(error = %e, "undecodable cached profile"),
+            },
+            Ok(None) => {}
+            Err(e) => tracing::warn!(error = %e, "profile cache read"),
+        }
+        let p = store::profile(&self.db, id).await?;
+        if let Err(e) = self.cache.set(&Self::cache_key(id), &p.encode_to_vec(), Some(CACHE_TTL)).await {
+            tracing::warn!(error = %e, "profile cache write");
+        }
+        Ok(p)
+    }
 }
 
 /// Today's date (UTC) as (year, month, day).
@@ -58,7 +89,7 @@ impl ProfileService for Profiles {
     #[tracing::instrument(skip_all)]
     async fn get_profile(&self, req: Request<pb::GetProfileRequest>) -> Result<Response<pb::Profile>, Status> {
         let c = caller(&req)?;
-        Ok(Response::new(store::profile(&self.db, &c.profile_id).await?))
+        Ok(Response::new(self.cached_profile(&c.profile_id).await?))
     }
 
     #[tracing::instrument(skip_all)]
