@@ -1,5 +1,5 @@
 import { fireEvent, render, screen, within } from '@testing-library/react';
-import { initI18n, onAnalytics } from '@portal/runtime';
+import { initI18n, languageReady, onAnalytics } from '@portal/runtime';
 import { stubFetch, type FetchStub } from '@portal/build/src/fetch-stub';
 import { Root } from '../Root';
 import { queryClient } from '../providers';
@@ -78,11 +78,11 @@ describe('mfe-profile', () => {
     expect(screen.getByText('9')).toBeInTheDocument();
   });
 
-  it('switches the language live from /preference, Arabic right-to-left', () => {
+  it('switches the language live from /preference, Arabic right-to-left (its strings fetched on demand)', async () => {
     renderAt('/preference');
     fireEvent.click(screen.getByRole('radio', { name: 'العربية' }));
     expect(document.documentElement.dir).toBe('rtl');
-    expect(screen.getByRole('heading', { level: 1, name: 'التفضيلات' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'التفضيلات' })).toBeInTheDocument();
     fireEvent.click(screen.getByRole('radio', { name: 'English' }));
     expect(document.documentElement.dir).toBe('ltr');
   });
@@ -121,6 +121,7 @@ describe('mfe-profile', () => {
 
   it('isolates data values with <bdi> in Arabic', async () => {
     initI18n('?lang=ar');
+    await languageReady();
     renderAt('/profile');
     const name = await screen.findByText('Dana Demo');
     expect(name.tagName).toBe('BDI');

@@ -1,11 +1,15 @@
+import type { Catalogs } from '@portal/runtime';
 import en from './en.json';
-import it from './it.json';
-import es from './es.json';
-import fr from './fr.json';
-import ar from './ar.json';
-import de from './de.json';
-import el from './el.json';
-import th from './th.json';
 
 export const NS = 'mfe-profile';
-export const catalogs = { en, it, es, fr, ar, de, el, th };
+/** en (the fallback) is bundled; another language's strings are fetched when it is chosen. */
+export const catalogs: Catalogs = {
+  en,
+  it: () => import(/* webpackChunkName: "i18n-it" */ './it.json'),
+  es: () => import(/* webpackChunkName: "i18n-es" */ './es.json'),
+  fr: () => import(/* webpackChunkName: "i18n-fr" */ './fr.json'),
+  ar: () => import(/* webpackChunkName: "i18n-ar" */ './ar.json'),
+  de: () => import(/* webpackChunkName: "i18n-de" */ './de.json'),
+  el: () => import(/* webpackChunkName: "i18n-el" */ './el.json'),
+  th: () => import(/* webpackChunkName: "i18n-th" */ './th.json'),
+};

@@ -8,6 +8,7 @@ import {
   initAuth,
   initI18n,
   isEmbedded,
+  languageReady,
   loadConfig,
   logout,
   postToHost,
@@ -83,8 +84,11 @@ const onReady = () => {
   void startFederation();
 };
 
-createRoot(document.getElementById('root')!).render(
-  <I18nextProvider i18n={i18n}>
-    <App onReady={onReady} />
-  </I18nextProvider>,
-);
+// First paint waits for the chosen language's strings (only en is in the bundle).
+void languageReady().then(() => {
+  createRoot(document.getElementById('root')!).render(
+    <I18nextProvider i18n={i18n}>
+      <App onReady={onReady} />
+    </I18nextProvider>,
+  );
+});

@@ -1,14 +1,7 @@
-import i18next from 'i18next';
+import i18next, { type BackendModule, type ResourceKey } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { createStore } from './store';
 import en from './i18n/en.json';
-import it from './i18n/it.json';
-import es from './i18n/es.json';
-import fr from './i18n/fr.json';
-import ar from './i18n/ar.json';
-import de from './i18n/de.json';
-import el from './i18n/el.json';
-import th from './i18n/th.json';
 
 export const LANGUAGES = ['en', 'it', 'es', 'fr', 'ar', 'de', 'el', 'th'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -17,7 +10,10 @@ export const RTL_LANGUAGES: readonly Language[] = ['ar'];
 export const LANGUAGE_KEY = 'portal.language';
 
 export type Catalog = { [key: string]: string | Catalog };
-export type Catalogs = Record<Language, Catalog>;
+/** A catalog, or a loader for it (`() => import('./fr.json')`): fetched only when that language is chosen. */
+export type CatalogSource = Catalog | (() => Promise<Catalog | { default: Catalog }>);
+/** Every language of a namespace. `en` (the fallback) is bundled; the others may be loaders. */
+export type Catalogs = { en: Catalog } & Record<Exclude<Language, 'en'>, CatalogSource>;
 
 export function isLanguage(value: unknown): value is Language {
   return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
@@ -58,10 +54,36 @@ function applyDocumentLanguage(lang: Language): void {
   languageStore.set({ language: lang, dir });
 }
 
+// Catalog sources by namespace. i18next asks this backend for a (language, namespace) it does not
+// hold yet, i.e. when a language is chosen or a namespace is first used in the current language;
+// so a page only downloads the strings of the language it shows.
+const sources = new Map<string, Catalogs>();
+
+const lazyCatalogs: BackendModule = {
+  type: 'backend',
+  init() {},
+  read(language, namespace, callback) {
+    const source = isLanguage(language) ? sources.get(namespace)?.[language] : undefined;
+    if (!source) return callback(null, {});
+    if (typeof source !== 'function') return callback(null, source as ResourceKey);
+    source().then(
+      (mod) => callback(null, ((mod as { default?: Catalog }).default ?? mod) as ResourceKey),
+      (err: Error) => callback(err, null),
+    );
+  },
+};
+
+let initialised = false;
+let pending: Promise<void> = Promise.resolve();
+
 /** The single language switch; unsupported codes are ignored (returns false). */
 export function setLanguage(lang: string): boolean {
   if (!isLanguage(lang)) return false;
-  void i18n.changeLanguage(lang);
+  // i18next switches once that language's catalogs are in (see languageReady()).
+  pending = i18n.changeLanguage(lang).then(
+    () => undefined,
+    () => undefined,
+  );
   applyDocumentLanguage(lang);
   try {
     localStorage.setItem(LANGUAGE_KEY, lang);
@@ -71,36 +93,60 @@ export function setLanguage(lang: string): boolean {
   return true;
 }
 
-let initialised = false;
-
-/** Adds a package's namespace in all eight languages. */
-export function registerCatalogs(ns: string, catalogs: Catalogs): void {
-  if (!initialised) initI18n();
-  for (const lang of LANGUAGES) {
-    i18n.addResourceBundle(lang, ns, catalogs[lang] ?? {}, true, true);
-  }
+/** Resolves when the catalogs of the current language for every registered namespace are in. */
+export function languageReady(): Promise<void> {
+  const namespaces = [...sources.keys()];
+  return pending.then(() => new Promise<void>((resolve) => void i18n.loadNamespaces(namespaces, () => resolve())));
 }
 
-/** Initialises i18n synchronously; URL language wins over the stored one, default en. */
+/** Adds a package's namespace: `en` now, the current language now or soon, others on demand. */
+export function registerCatalogs(ns: string, catalogs: Catalogs): void {
+  if (!initialised) initI18n();
+  sources.set(ns, catalogs);
+  i18n.addResourceBundle(DEFAULT_LANGUAGE, ns, catalogs.en ?? {}, true, true);
+  for (const lang of LANGUAGES) {
+    const source = catalogs[lang];
+    if (lang !== DEFAULT_LANGUAGE && source && typeof source !== 'function') {
+      i18n.addResourceBundle(lang, ns, source, true, true);
+    }
+  }
+  void i18n.loadNamespaces(ns);
+}
+
+/** Initialises i18n; URL language wins over the stored one, default en. */
 export function initI18n(search?: string): Language {
   const lang = languageFromUrl(search) ?? storedLanguage() ?? DEFAULT_LANGUAGE;
   if (!initialised) {
     initialised = true;
-    void i18n.use(initReactI18next).init({
-      lng: lang,
-      fallbackLng: DEFAULT_LANGUAGE,
-      supportedLngs: [...LANGUAGES],
-      ns: ['runtime'],
-      defaultNS: 'runtime',
-      initAsync: false,
-      interpolation: { escapeValue: false },
-      react: { bindI18nStore: 'added', useSuspense: false },
-      returnNull: false,
-    });
-    registerCatalogs('runtime', { en, it, es, fr, ar, de, el, th });
+    sources.set('runtime', runtimeCatalogs);
+    void i18n
+      .use(lazyCatalogs)
+      .use(initReactI18next)
+      .init({
+        lng: DEFAULT_LANGUAGE,
+        fallbackLng: DEFAULT_LANGUAGE,
+        supportedLngs: [...LANGUAGES],
+        ns: ['runtime'],
+        defaultNS: 'runtime',
+        resources: { en: { runtime: en } },
+        partialBundledLanguages: true,
+        initAsync: false,
+        interpolation: { escapeValue: false },
+        react: { bindI18nStore: 'added', useSuspense: false },
+        returnNull: false,
+      });
   }
   setLanguage(lang);
   return lang;
 }
 
-export const runtimeCatalogs: Catalogs = { en, it, es, fr, ar, de, el, th };
+export const runtimeCatalogs: Catalogs = {
+  en,
+  it: () => import(/* webpackChunkName: "i18n-it" */ './i18n/it.json'),
+  es: () => import(/* webpackChunkName: "i18n-es" */ './i18n/es.json'),
+  fr: () => import(/* webpackChunkName: "i18n-fr" */ './i18n/fr.json'),
+  ar: () => import(/* webpackChunkName: "i18n-ar" */ './i18n/ar.json'),
+  de: () => import(/* webpackChunkName: "i18n-de" */ './i18n/de.json'),
+  el: () => import(/* webpackChunkName: "i18n-el" */ './i18n/el.json'),
+  th: () => import(/* webpackChunkName: "i18n-th" */ './i18n/th.json'),
+};

@@ -41,13 +41,16 @@ export {
   i18n,
   initI18n,
   setLanguage,
+  languageReady,
   registerCatalogs,
   languageFromUrl,
   isLanguage,
   LANGUAGES,
   DEFAULT_LANGUAGE,
   type Language,
+  type Catalog,
   type Catalogs,
+  type CatalogSource,
 } from './i18n';
 export {
   configStore,

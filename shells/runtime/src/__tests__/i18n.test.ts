@@ -1,4 +1,4 @@
-import { i18n, initI18n, languageFromUrl, setLanguage, LANGUAGES } from '../index';
+import { i18n, initI18n, languageFromUrl, languageReady, setLanguage, LANGUAGES } from '../index';
 
 describe('language', () => {
   it('supports exactly the eight spec languages', () => {
@@ -20,13 +20,18 @@ describe('language', () => {
     expect(document.documentElement.dir).toBe('ltr');
   });
 
-  it('switches to Arabic right-to-left and back', () => {
+  it('switches to Arabic right-to-left and back, fetching each catalog when chosen', async () => {
+    expect(i18n.hasResourceBundle('de', 'runtime')).toBe(false);
     initI18n('?lang=ar');
+    expect(document.documentElement.dir).toBe('rtl');
+    await languageReady();
     expect(i18n.language).toBe('ar');
     expect(document.documentElement.dir).toBe('rtl');
     expect(document.documentElement.lang).toBe('ar');
     expect(setLanguage('de')).toBe(true);
     expect(document.documentElement.dir).toBe('ltr');
+    await languageReady();
+    expect(i18n.hasResourceBundle('de', 'runtime')).toBe(true);
     expect(i18n.t('error.retry', { ns: 'runtime' })).toBe('Erneut versuchen');
     expect(setLanguage('zz')).toBe(false);
     expect(i18n.language).toBe('de');
