@@ -130,8 +130,13 @@ function createMfeConfig({ dir, exposes }) {
           exposes,
           shared: sharedSingletons(pkg),
           manifest: { fileName: 'mf-manifest.json' },
-          // A remote never loads other remotes or manifests itself: leave that code out.
-          experiments: { optimization: { disableSnapshot: true, disableRemote: !standalone, target: 'web' } },
+          // A remote never loads other remotes or manifests itself: leave that code out. Inside the
+          // shell it uses the shell's federation runtime instead of shipping its own copy
+          // (the standalone build has no shell, so it keeps one).
+          experiments: {
+            optimization: { disableSnapshot: true, disableRemote: !standalone, target: 'web' },
+            externalRuntime: !standalone,
+          },
           dts: false,
         }),
       ].filter(Boolean),

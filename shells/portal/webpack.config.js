@@ -34,6 +34,8 @@ module.exports = (env = {}, argv = {}) => {
         remotes: {},
         shared: sharedSingletons(pkg),
         manifest: false,
+        // Remotes are built with externalRuntime: the shell hands them its federation runtime.
+        runtimePlugins: [path.join(__dirname, 'src', 'mfe', 'provide-runtime.ts')],
         experiments: { optimization: { target: 'web' } },
         dts: false,
       }),

@@ -23,7 +23,6 @@ import {
 import { App } from './layout/App';
 import { SHELL_NS, shellCatalogs } from './i18n/catalogs';
 import { handleUrlToken } from './auth-link';
-import { startFederation } from './mfe/federation';
 
 initI18n();
 registerCatalogs(SHELL_NS, shellCatalogs);
@@ -77,11 +76,20 @@ if (isEmbedded()) {
   });
 }
 
+// The micro-frontends (single-spa, the remote manifest) are only for a signed-in visitor: their
+// code is fetched once someone is signed in, so the login page does not download it.
 let started = false;
-const onReady = () => {
-  if (started) return;
+const startFederationWhenSignedIn = () => {
+  if (started || !authStore.get().authenticated) return;
   started = true;
-  void startFederation();
+  void import(/* webpackChunkName: "federation" */ './mfe/federation').then((m) => m.startFederation());
+};
+let watching = false;
+const onReady = () => {
+  if (watching) return;
+  watching = true;
+  startFederationWhenSignedIn();
+  authStore.subscribe(startFederationWhenSignedIn);
 };
 
 // First paint waits for the chosen language's strings (only en is in the bundle).

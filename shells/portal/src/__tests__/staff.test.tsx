@@ -20,7 +20,8 @@ afterEach(() => stub.restore());
 
 async function searchForDana() {
   renderAt('/home');
-  expect(screen.getByRole('heading', { level: 1, name: 'Find a member' })).toBeInTheDocument();
+  // The staff panel is its own chunk, loaded when a staff user opens /home.
+  expect(await screen.findByRole('heading', { level: 1, name: 'Find a member' })).toBeInTheDocument();
   expect(screen.queryByRole('navigation', { name: 'Account sections' })).toBeNull();
   fireEvent.change(screen.getByLabelText('Search by'), { target: { value: 'email' } });
   fireEvent.change(screen.getByLabelText('Search for'), { target: { value: 'demo@example.com' } });
@@ -31,10 +32,10 @@ async function searchForDana() {
 }
 
 describe('staff on /home', () => {
-  it('lists the types to search by', () => {
+  it('lists the types to search by', async () => {
     stub = stubFetch({});
     renderAt('/home');
-    const select = screen.getByLabelText('Search by');
+    const select = await screen.findByLabelText('Search by');
     expect(within(select).getAllByRole('option').map((o) => [o.getAttribute('value'), o.textContent])).toEqual([
       ['id', 'Member id'],
       ['email', 'Email'],
@@ -101,6 +102,7 @@ describe('staff on /home', () => {
   it('says when nobody matches, and shows search errors inline', async () => {
     stub = stubFetch({ 'POST /api/auth/searchById': { body: { data: [] } } });
     renderAt('/home');
+    await screen.findByRole('heading', { level: 1, name: 'Find a member' });
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Search' }));
     });

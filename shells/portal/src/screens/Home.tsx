@@ -1,7 +1,6 @@
-import { useEffect, useRef, useState } from 'react';
+import { Suspense, lazy, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { BdiTrans, Link, http, screenView, track, useAuth, useStore, TAB_CLICK_EVENTS, type Profile } from '@portal/runtime';
-import { StaffPanel } from './staff/StaffPanel';
+import { BdiTrans, Link, Loading, http, screenView, track, useAuth, useStore, TAB_CLICK_EVENTS, type Profile } from '@portal/runtime';
 import { getHomeParcelMounter, remoteStatus } from '../mfe/status';
 
 const CARDS = [
@@ -10,6 +9,9 @@ const CARDS = [
   { key: 'rewards', href: '/rewards' },
   { key: 'offers', href: '/offers' },
 ] as const;
+
+// Only staff users see the staff search: its code is fetched when one opens /home.
+const StaffPanel = lazy(() => import(/* webpackChunkName: "staff" */ './staff/StaffPanel').then((m) => ({ default: m.StaffPanel })));
 
 function QffSlot() {
   const ref = useRef<HTMLDivElement>(null);
@@ -25,7 +27,13 @@ function QffSlot() {
 /** /home: the member's cards, or the staff search for a staff user who is not viewing a member. */
 export function Home() {
   const auth = useAuth();
-  if (auth.staff && !auth.impersonating) return <StaffPanel />;
+  if (auth.staff && !auth.impersonating) {
+    return (
+      <Suspense fallback={<Loading />}>
+        <StaffPanel />
+      </Suspense>
+    );
+  }
   return <MemberHome />;
 }
 
