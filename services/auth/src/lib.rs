@@ -170,11 +170,14 @@ impl Inner {
         portal_common::now_unix()
     }
 
-    /// Counts an attempt against the address and the client IP; refuses past either limit.
-    async fn limit(&self, route: &str, address: &str, ip: Option<&str>, factor: i64) -> Result<(), AuthError> {
+    /// Counts an attempt against the address (if any) and the client IP; refuses past either limit.
+    async fn limit(&self, route: &str, address: Option<&str>, ip: Option<&str>, factor: i64) -> Result<(), AuthError> {
         let rl = &self.settings.rate_limit;
         let window = Duration::from_secs(rl.window_secs.max(1));
-        let a = self.kv.incr(&format!("rl:{route}:a:{}", token::hash_hex(address)), window).await?;
+        let a = match address {
+            Some(a) => self.kv.incr(&format!("rl:{route}:a:{}", token::hash_hex(a)), window).await?,
+            None => 0,
+        };
         let i = match ip {
             Some(ip) => self.kv.incr(&format!("rl:{route}:ip:{ip}"), window).await?,
             None => 0,
@@ -369,7 +372,7 @@ impl AuthService for Auth {
             .inner
             .link_target(&LinkOptions { url_path: &r.url_path, url_params: &r.url_params, iframe: r.iframe, external_redirect: &r.external_redirect })
             .await?;
-        self.inner.limit("link", email.as_str(), ip.as_deref(), 1).await?;
+        self.inner.limit("link", Some(email.as_str()), ip.as_deref(), 1).await?;
         let redirect = safe_redirect(&r.redirect);
         if let Some(acct) = self.inner.account(&email).await? {
             self.inner.send_link(&acct, &email, &redirect, &pending, &target).await?;
@@ -381,6 +384,9 @@ impl AuthService for Auth {
     async fn exchange_link_token(&self, req: Request<pb::ExchangeLinkTokenRequest>) -> Result<Response<pb::SessionToken>, Status> {
         let inner = &self.inner;
         let now = Inner::now();
+        let ip = Caller::client_ip(req.metadata());
+        // No address to count against here: the client IP alone, with more room.
+        inner.limit("exchange", None, ip.as_deref(), 5).await?;
         let raw = req.into_inner().token;
         let verified = {
             let keys = inner.keys.read().unwrap();
@@ -440,7 +446,7 @@ impl AuthService for Auth {
     async fn check_availability(&self, req: Request<pb::CheckAvailabilityRequest>) -> Result<Response<pb::CheckAvailabilityResponse>, Status> {
         let ip = Caller::client_ip(req.metadata());
         let email = parse_email(&req.into_inner().email)?;
-        self.inner.limit("availability", email.as_str(), ip.as_deref(), 2).await?;
+        self.inner.limit("availability", Some(email.as_str()), ip.as_deref(), 2).await?;
         let taken = self.inner.account(&email).await?.is_some();
         Ok(Response::new(pb::CheckAvailabilityResponse { available: !taken }))
     }
@@ -456,7 +462,7 @@ impl AuthService for Auth {
             return Err(AuthError::field("channel", "Use email or sms").into());
         }
         let pending = Pending::parse(&r.mode, "", &r.event_data_json, &r.custom_fields_json)?;
-        inner.limit("code", email.as_str(), ip.as_deref(), 1).await?;
+        inner.limit("code", Some(email.as_str()), ip.as_deref(), 1).await?;
         let redirect = safe_redirect(&r.redirect);
         let Some(acct) = inner.account(&email).await? else {
             return Ok(Response::new(pb::RequestMagicLinkResponse { message: CODE_SENT.into() }));
@@ -495,7 +501,7 @@ impl AuthService for Auth {
         if code.len() != 6 || !code.chars().all(|c| c.is_ascii_digit()) {
             return Err(AuthError::field("code", "Enter the 6-digit code").into());
         }
-        inner.limit("verify", email.as_str(), ip.as_deref(), 3).await?;
+        inner.limit("verify", Some(email.as_str()), ip.as_deref(), 3).await?;
         let key = code_key(&inner.settings.tenant, &email);
         let ttl = Duration::from_secs(inner.ttl() as u64);
         let attempts = inner.kv.incr(&format!("{key}:attempts"), ttl).await.map_err(AuthError::Other)?;
@@ -524,7 +530,7 @@ impl AuthService for Auth {
         let r = req.into_inner();
         let email = Email::parse(&r.email);
         if let Ok(e) = &email {
-            inner.limit("register", e.as_str(), ip.as_deref(), 1).await?;
+            inner.limit("register", Some(e.as_str()), ip.as_deref(), 1).await?;
         }
         let created = inner
             .profiles

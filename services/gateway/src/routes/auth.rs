@@ -154,13 +154,14 @@ impl From<pb::SessionToken> for Session {
 /// Redeems a one-time link token (once) for a session token. Given a session token instead (a
 /// native wrapper handing one over in a URL), answers a fresh one and revokes the old.
 #[utoipa::path(post, path = "/api/auth/exchange", tag = "auth", request_body = ExchangeRequest,
-    responses((status = 200, body = Session), (status = 401, description = "Expired, used or invalid link", body = crate::error::ErrorBody)))]
-pub async fn exchange(State(s): State<AppState>, body: Result<Json<ExchangeRequest>, JsonRejection>) -> ApiResult<Json<Session>> {
+    responses((status = 200, body = Session), (status = 401, description = "Expired, used or invalid link", body = crate::error::ErrorBody),
+        (status = 429, body = crate::error::ErrorBody)))]
+pub async fn exchange(State(s): State<AppState>, ip: ClientIp, body: Result<Json<ExchangeRequest>, JsonRejection>) -> ApiResult<Json<Session>> {
     let Json(b) = body?;
     if b.token.trim().is_empty() {
         return Err(ApiError::field(StatusCode::UNPROCESSABLE_ENTITY, "A sign-in token is required", "token", "Required"));
     }
-    let r = s.clients.auth.clone().exchange_link_token(pb::ExchangeLinkTokenRequest { token: b.token }).await?.into_inner();
+    let r = s.clients.auth.clone().exchange_link_token(ip.request(pb::ExchangeLinkTokenRequest { token: b.token })).await?.into_inner();
     Ok(Json(r.into()))
 }
 

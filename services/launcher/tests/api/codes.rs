@@ -61,6 +61,19 @@ async fn rapid_requests_for_one_address_are_limited(app: &TestApp) {
     assert_eq!(unknown_limited, limited);
 }
 
+#[tokio::test]
+async fn redeeming_is_limited_per_client_ip() {
+    let app = spawn_app(Options { tweak: |s| s.rate_limit.per_ip = 4, ..Options::default() }).await.unwrap();
+    // 5 x per_ip garbage exchanges pass the limiter (and fail as invalid), then 429s.
+    let mut statuses = Vec::new();
+    for _ in 0..25 {
+        statuses.push(app.exchange("Z2FyYmFnZQ==").await.status);
+    }
+    assert!(statuses[..20].iter().all(|s| *s == 401), "{statuses:?}");
+    assert!(statuses[20..].iter().all(|s| *s == 429), "{statuses:?}");
+    app.stop().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn fifty_concurrent_redemptions_of_one_code_succeed_once() {
     let app = spawn_app(Default::default()).await.unwrap();
