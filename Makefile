@@ -28,7 +28,7 @@ build-rust:
 
 # Regenerate the front end's REST types from the gateway's OpenAPI document.
 api-types: build-rust
-	./target/debug/portal-gateway openapi > openapi.json
+	./target/debug/portal openapi > openapi.json
 	npm run gen:api
 
 test: node-deps e2e-deps

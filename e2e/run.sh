@@ -4,13 +4,17 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 npm run build
-cargo build -q -p portal-launcher
+# PORTAL_BIN: an already built `portal` (make test passes the one cargo test built).
+if [ -z "${PORTAL_BIN:-}" ]; then
+  cargo build -q -p portal-launcher
+  PORTAL_BIN=./target/debug/portal
+fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/portal-e2e.XXXXXX")
 cp -r public "$work/public"
 port=$(node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")
 env -u DATABASE_URL -u REDIS_URL PORT="$port" PORTAL_DATA_DIR="$work/data" PORTAL_STATIC_DIR="$work/public" \
   PORTAL_PUBLIC_URL="http://localhost:$port" PORTAL_RATE_LIMIT__PER_ADDRESS=1000 PORTAL_RATE_LIMIT__PER_IP=100000 \
-  RUST_LOG=warn ./target/debug/portal > "$work/portal.log" 2>&1 &
+  RUST_LOG=warn "$PORTAL_BIN" > "$work/portal.log" 2>&1 &
 pid=$!
 cleanup() { kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT

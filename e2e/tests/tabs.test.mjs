@@ -2,8 +2,27 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BASE, newPage, signIn } from './helpers.mjs';
 
-test('every micro-frontend renders its page from the API', async () => {
+// A minimal React DevTools hook: every react-dom copy that starts in the page registers here.
+function countReactRenderers() {
+  window.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
+    renderers: new Map(),
+    supportsFiber: true,
+    inject(renderer) {
+      const id = this.renderers.size + 1;
+      this.renderers.set(id, renderer);
+      return id;
+    },
+    onScheduleFiberRoot() {},
+    onCommitFiberRoot() {},
+    onCommitFiberUnmount() {},
+    onPostCommitFiberRoot() {},
+    checkDCE() {},
+  };
+}
+
+test('every micro-frontend renders its page from the API, sharing one React and one runtime', async () => {
   const page = await newPage({ width: 1280, height: 900 });
+  await page.addInitScript(countReactRenderers);
   const remotes = new Set();
   page.on('request', (r) => {
     const m = r.url().match(/\/mfe\/([^/]+)\//);
@@ -28,6 +47,13 @@ test('every micro-frontend renders its page from the API', async () => {
   await page.getByText('Double points weekend').first().waitFor();
 
   assert.deepEqual([...remotes].sort(), ['mfe-orders', 'mfe-qff', 'mfe-rewards'], 'each page came from its remote');
+  // Client-side navigation through every tab (the last full load was /offers), then count.
+  for (const name of ['My Details', 'My Orders', 'Rewards', 'Home']) {
+    await page.getByRole('link', { name, exact: true }).first().click();
+  }
+  await page.getByText('1900123456').waitFor();
+  assert.equal(await page.evaluate(() => window.__portalRuntimeInstances), 1, 'one runtime instance');
+  assert.equal(await page.evaluate(() => window.__REACT_DEVTOOLS_GLOBAL_HOOK__.renderers.size), 1, 'one react-dom instance');
   assert.deepEqual(page.errors, []);
 });
 

@@ -2,6 +2,11 @@
 // stores + hooks for auth, toasts, config, network, progress and language;
 // the HTTP helper; i18n; analytics; the native/iframe bridge; a tiny router.
 
+// Module federation shares this package as a singleton, so this runs once per page; the count
+// lets the browser tests prove it (a second copy would split auth and toast state).
+const page = globalThis as { __portalRuntimeInstances?: number };
+page.__portalRuntimeInstances = (page.__portalRuntimeInstances ?? 0) + 1;
+
 export { createStore, useStore, type Store } from './store';
 export { authStore, type AuthState, type ImpersonatedProfile } from './auth-store';
 export {
