@@ -35,9 +35,11 @@ impl Clients {
     }
 }
 
+/// Cloned for every request by axum's `State`: every field is behind an `Arc`, so a clone is
+/// three reference-count increments (cloning `Clients` would clone ten tonic handles).
 #[derive(Clone)]
 pub struct AppState {
     pub settings: Arc<Settings>,
-    pub clients: Clients,
+    pub clients: Arc<Clients>,
     pub verifier: Arc<Verifier>,
 }
