@@ -15,6 +15,19 @@ export type CatalogSource = Catalog | (() => Promise<Catalog | { default: Catalo
 /** Every language of a namespace. `en` (the fallback) is bundled; the others may be loaders. */
 export type Catalogs = { en: Catalog } & Record<Exclude<Language, 'en'>, CatalogSource>;
 
+/**
+ * A namespace's catalogs from its bundled `en` and one loader for the other languages, e.g.
+ * `catalogsFrom(en, (lang) => import(\`./${lang}.json\`))`: webpack gives each language its own
+ * chunk, fetched only when that language is chosen.
+ */
+export function catalogsFrom(en: Catalog, load: (lang: Exclude<Language, 'en'>) => Promise<Catalog | { default: Catalog }>): Catalogs {
+  const catalogs = { en } as Catalogs;
+  for (const lang of LANGUAGES) {
+    if (lang !== 'en') catalogs[lang] = () => load(lang);
+  }
+  return catalogs;
+}
+
 export function isLanguage(value: unknown): value is Language {
   return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
 }
@@ -140,13 +153,4 @@ export function initI18n(search?: string): Language {
   return lang;
 }
 
-export const runtimeCatalogs: Catalogs = {
-  en,
-  it: () => import(/* webpackChunkName: "i18n-it" */ './i18n/it.json'),
-  es: () => import(/* webpackChunkName: "i18n-es" */ './i18n/es.json'),
-  fr: () => import(/* webpackChunkName: "i18n-fr" */ './i18n/fr.json'),
-  ar: () => import(/* webpackChunkName: "i18n-ar" */ './i18n/ar.json'),
-  de: () => import(/* webpackChunkName: "i18n-de" */ './i18n/de.json'),
-  el: () => import(/* webpackChunkName: "i18n-el" */ './i18n/el.json'),
-  th: () => import(/* webpackChunkName: "i18n-th" */ './i18n/th.json'),
-};
+export const runtimeCatalogs: Catalogs = catalogsFrom(en, (lang) => import(/* webpackChunkName: "i18n-[request]" */ `./i18n/${lang}.json`));

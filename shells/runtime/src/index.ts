@@ -48,6 +48,7 @@ export {
   setLanguage,
   languageReady,
   registerCatalogs,
+  catalogsFrom,
   languageFromUrl,
   isLanguage,
   LANGUAGES,
