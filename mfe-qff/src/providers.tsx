@@ -1,4 +1,5 @@
-import { createMfeProviders } from '@portal/build/src/mfe-providers';
+import { createMfeStrings } from '@portal/build/src/mfe-strings';
 import { NS, catalogs } from './i18n/catalogs';
 
-export const { queryClient, Providers } = createMfeProviders(NS, catalogs);
+// No react-query here: the panel's one GET is a plain fetch (see use-qff-points).
+export const Providers = createMfeStrings(NS, catalogs);

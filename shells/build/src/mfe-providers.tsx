@@ -2,10 +2,11 @@
 // instance, and one TanStack Query client that forgets everything when the account changes.
 // Bundled into each MFE at build time (react-query itself stays a shared singleton), so the
 // runtime does not depend on react-query and each MFE still builds and deploys on its own.
+// An MFE without react-query uses `createMfeStrings` from './mfe-strings' alone.
 import type { ReactNode } from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { I18nextProvider, useTranslation } from 'react-i18next';
-import { Loading, i18n, isHttpError, onSessionChange, registerCatalogs, type Catalogs } from '@portal/runtime';
+import { isHttpError, onSessionChange, type Catalogs } from '@portal/runtime';
+import { createMfeStrings } from './mfe-strings';
 
 export interface MfeProviders {
   /** One client per MFE, kept across mounts so tab switches reuse the cache. */
@@ -27,24 +28,16 @@ export function createQueryClient(): QueryClient {
 
 /** Registers the MFE's catalogs and returns its query client and provider component. */
 export function createMfeProviders(ns: string, catalogs: Catalogs): MfeProviders {
-  registerCatalogs(ns, catalogs);
+  const Strings = createMfeStrings(ns, catalogs);
   const queryClient = createQueryClient();
   // Another account (or none) now: nothing of the previous one may stay in the cache.
   onSessionChange(() => queryClient.clear());
 
-  /** Holds the tree back until this namespace is in for the current language (no flash of English). */
-  function WhenStringsReady({ children }: { children: ReactNode }) {
-    const { ready } = useTranslation(ns);
-    return ready ? children : <Loading />;
-  }
-
   function Providers({ children, client = queryClient }: { children: ReactNode; client?: QueryClient }) {
     return (
-      <I18nextProvider i18n={i18n} defaultNS={ns}>
-        <QueryClientProvider client={client}>
-          <WhenStringsReady>{children}</WhenStringsReady>
-        </QueryClientProvider>
-      </I18nextProvider>
+      <QueryClientProvider client={client}>
+        <Strings>{children}</Strings>
+      </QueryClientProvider>
     );
   }
 

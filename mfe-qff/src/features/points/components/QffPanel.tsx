@@ -11,10 +11,10 @@ export function QffPanel() {
   return (
     <section className="card" aria-labelledby="qff-title">
       <h2 id="qff-title">{t('qff.title')}</h2>
-      {query.isPending ? (
+      {query.status === 'pending' ? (
         <Loading />
-      ) : query.isError ? (
-        <ErrorState error={query.error} onRetry={() => void query.refetch()} />
+      ) : query.status === 'error' ? (
+        <ErrorState error={query.error} onRetry={query.refetch} />
       ) : query.data.linked ? (
         <dl className="dl">
           <dt>{t('qff.number')}</dt>
