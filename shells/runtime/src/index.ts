@@ -77,7 +77,7 @@ export { progressStore, startProgress } from './progress';
 export { track, screenView, onAnalytics, TAB_CLICK_EVENTS, type AnalyticsEvent } from './analytics';
 export { postToHost, handleEmbedMessage, isEmbedded } from './bridge';
 export { usePathname, useSearch, navigate, matchPath, Link, Routes, type RouteDef } from './router';
-export { Loading, ErrorState } from './ui';
+export { Loading, ErrorState, FieldError } from './ui';
 export { Bdi, BdiTrans, isolateValues } from './bidi';
 export { useAuth, useToasts, useConfig, useOnline, useProgress, useLanguage } from './hooks';
 export type * from './api/types';

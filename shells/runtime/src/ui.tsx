@@ -11,6 +11,22 @@ export function Loading({ label }: { label?: string }) {
   );
 }
 
+/**
+ * A field's error, announced as it appears: the live region stays in the page (so screen
+ * readers notice the message arriving) and the field points at it with `aria-describedby={id}`.
+ */
+export function FieldError({ id, message }: { id: string; message?: string | null }) {
+  return (
+    <div id={id} aria-live="assertive">
+      {message && (
+        <span className="field-error" role="alert">
+          {message}
+        </span>
+      )}
+    </div>
+  );
+}
+
 /** Friendly error state with a retry button. */
 export function ErrorState({ error, onRetry }: { error?: unknown; onRetry?: () => void }) {
   const { t } = useTranslation('runtime');

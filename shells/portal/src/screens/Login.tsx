@@ -1,6 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
+  FieldError,
   BdiTrans,
   http,
   isEmbedded,
@@ -177,13 +178,7 @@ export function Login() {
                 aria-invalid={codeError ? true : undefined}
                 aria-describedby="login-code-error"
               />
-              <div id="login-code-error" aria-live="assertive">
-                {codeError && (
-                  <span className="field-error" role="alert">
-                    {codeError}
-                  </span>
-                )}
-              </div>
+              <FieldError id="login-code-error" message={codeError} />
             </div>
             <button type="submit" className="btn" disabled={verifying}>
               {verifying ? t('login.verifying') : t('login.codeSubmit')}
@@ -228,13 +223,7 @@ export function Login() {
               aria-invalid={error ? true : undefined}
               aria-describedby="login-error"
             />
-            <div id="login-error" aria-live="assertive">
-              {error && (
-                <span className="field-error" role="alert">
-                  {error}
-                </span>
-              )}
-            </div>
+            <FieldError id="login-error" message={error} />
           </div>
           <button type="submit" className="btn" disabled={phase === 'sending'}>
             {phase === 'sending' ? t('login.sending') : t('login.submit')}

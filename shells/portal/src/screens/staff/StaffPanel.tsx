@@ -1,6 +1,7 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
+  FieldError,
   Bdi,
   http,
   impersonate,
@@ -113,13 +114,7 @@ export function StaffPanel() {
             aria-invalid={error ? true : undefined}
             aria-describedby="staff-error"
           />
-          <div id="staff-error" aria-live="assertive">
-            {error && (
-              <span className="field-error" role="alert">
-                {error}
-              </span>
-            )}
-          </div>
+          <FieldError id="staff-error" message={error} />
         </div>
         <button type="submit" className="btn" disabled={searching}>
           {searching ? t('staff.searching') : t('staff.search')}
