@@ -41,3 +41,26 @@ export interface MfeManifestEntry {
 }
 
 export type MfeManifest = Record<string, MfeManifestEntry>;
+
+// Hand-written from docs/api-contract.md (issue 4, "Reference data") until the generated schema
+// has the countries routes; then these become `Schemas['…']` aliases like the ones above.
+/** One ISO 3166-2 subdivision of a country. */
+export interface CountryState {
+  /** e.g. `AU-VIC` */
+  iso_2_country_state_code: string;
+  /** e.g. `VIC` */
+  iso: string;
+  name: string;
+}
+
+/** One ISO 3166-1 country (GET /api/countries). */
+export interface Country {
+  iso_2: string;
+  iso_3: string;
+  name: string;
+  states: CountryState[];
+}
+
+export interface CountryList {
+  countries: Country[];
+}
