@@ -3,7 +3,7 @@
 import { SIGNED_OUT, authStore, type AuthState, type ImpersonatedProfile } from './auth-store';
 import { http, isHttpError, onForbiddenWrite, onUnauthorized } from './http';
 import { addToast } from './toasts';
-import { i18n } from './i18n';
+import { i18n, languageFromUrl, setLanguage } from './i18n';
 import { postToHost } from './bridge';
 import { LOCATION_EVENT } from './router';
 import {
@@ -19,6 +19,7 @@ import {
   removeKey,
   writeKey,
 } from './storage';
+import type { Profile } from './api/types';
 import type {
   ImpersonateRequest,
   ImpersonateResponse,
@@ -376,4 +377,20 @@ authStore.subscribe((s) => {
 onUnauthorized(expireSession);
 onForbiddenWrite((error) => {
   addToast({ type: 'error', text: error.message, timeout: 5000 });
+});
+
+// A member's saved display language (custom_attributes.locale.language) applies when their
+// session starts, unless the URL names a language (which wins, spec 5). Once per sign-in: after
+// that the member's own choice on /preference (stored by setLanguage) carries on. Staff, and
+// staff viewing a member, keep the language they chose.
+onSessionChange((change) => {
+  const { authenticated, staff, impersonating } = authStore.get();
+  if (change !== 'signed-in' || !authenticated || staff || impersonating || languageFromUrl()) return;
+  http<Profile>('/api/profile', { quiet: true }).then(
+    (profile) => {
+      const saved = profile?.custom_attributes?.locale?.language;
+      if (saved && saved !== i18n.language) setLanguage(saved);
+    },
+    () => undefined,
+  );
 });
