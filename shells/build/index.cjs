@@ -10,6 +10,8 @@ const SHARED_FROM = {
   'react-dom': 'react-dom',
   'react-dom/client': 'react-dom',
   '@portal/runtime': '@portal/runtime',
+  // A separate entry of the runtime (countries reference data), used only by My Details.
+  '@portal/runtime/countries': '@portal/runtime',
   '@tanstack/react-query': '@tanstack/react-query',
   i18next: 'i18next',
   'react-i18next': 'react-i18next',
@@ -47,6 +49,18 @@ function optimization() {
         terserOptions: { compress: { passes: 2 }, format: { comments: false } },
       }),
     ],
+  };
+}
+
+/**
+ * TanStack Query add-ons (e.g. the persist-client packages) import '@tanstack/query-core' directly;
+ * point them at the shared @tanstack/react-query, which re-exports it, so a remote does not bundle
+ * a second query core next to the shared one.
+ */
+function queryCoreViaReactQuery() {
+  return {
+    test: /[\\/]node_modules[\\/]@tanstack[\\/](?!react-query[\\/]|query-core[\\/])[^\\/]+[\\/]/,
+    resolve: { alias: { '@tanstack/query-core$': path.join(__dirname, 'src', 'query-core-shared.ts') } },
   };
 }
 
@@ -109,7 +123,7 @@ function createMfeConfig({ dir, exposes }) {
       devtool: false,
       target: 'web',
       resolve: { extensions: ['.tsx', '.ts', '.js', '.json'] },
-      module: { rules: [swcRule()] },
+      module: { rules: [swcRule(), queryCoreViaReactQuery()] },
       output: {
         path: outDir,
         publicPath,

@@ -1,14 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Bdi, ErrorState, Loading, timeZone, useConfig, type AccessLogEntry } from '@portal/runtime';
+import { formatDateTime } from '../../../lib/format';
 import { useAccessLog } from '../hooks/use-access-log';
-
-const localeFor = (lang: string) => (lang === 'en' ? 'en-AU' : lang);
-
-function formatAt(iso: string, lang: string, zone: string): string {
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return iso;
-  return new Intl.DateTimeFormat(localeFor(lang), { timeZone: zone, dateStyle: 'medium', timeStyle: 'short' }).format(d);
-}
 
 function Entry({ entry, zone }: { entry: AccessLogEntry; zone: string }) {
   const { t, i18n } = useTranslation();
@@ -17,7 +10,7 @@ function Entry({ entry, zone }: { entry: AccessLogEntry; zone: string }) {
       <div className="row">
         <strong>{t(`access.actions.${entry.action}`, { defaultValue: entry.action })}</strong>
         <time dateTime={entry.at} className="muted">
-          {formatAt(entry.at, i18n.language, zone)}
+          {formatDateTime(entry.at, i18n.language, zone)}
         </time>
       </div>
       <dl className="dl">

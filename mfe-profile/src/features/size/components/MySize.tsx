@@ -1,50 +1,45 @@
 import { useTranslation } from 'react-i18next';
-import { Bdi, ErrorState, Loading } from '@portal/runtime';
+import { ErrorState, Loading, useAuth, useConfig } from '@portal/runtime';
 import { useProfile } from '../../../api/profile';
+import { profileSettings } from '../../../lib/settings';
+import { parseSize } from '../lib/sizes';
+import { GarmentForm } from './GarmentForm';
 
-/** Attribute namespaces that are not size preferences. */
-const NOT_SIZES = new Set(['locale', 'qantas']);
-
-function show(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  return typeof value === 'object' ? JSON.stringify(value) : String(value);
-}
-
-/** /size — read-only view of the size attributes saved on the profile. */
+/** /size — My Size: one form per garment of the tenant's size chart (config components.profile.sizes). */
 export function MySize() {
   const { t } = useTranslation();
+  const { config } = useConfig();
+  const { impersonating } = useAuth();
   const query = useProfile();
-  const groups = Object.entries(query.data?.custom_attributes ?? {}).filter(
-    ([ns, attrs]) => !NOT_SIZES.has(ns) && attrs && Object.keys(attrs).length > 0,
-  );
+  const sizes = Object.entries(profileSettings(config).sizes);
+  const stored = query.data?.custom_attributes?.size ?? {};
   return (
     <section className="page" aria-labelledby="size-title">
       <h1 id="size-title" className="page-title">
         {t('size.title')}
       </h1>
       <p className="lead">{t('size.intro')}</p>
-      {query.isPending ? (
-        <Loading />
+      {query.data ? (
+        sizes.length === 0 ? (
+          <p className="card">{t('size.unavailable')}</p>
+        ) : (
+          <>
+            {impersonating && <p className="card notice">{t('form.readOnly')}</p>}
+            {sizes.map(([garment, chart]) => (
+              <GarmentForm
+                key={garment}
+                garment={garment}
+                chart={chart}
+                value={parseSize(stored[garment])}
+                readOnly={impersonating}
+              />
+            ))}
+          </>
+        )
       ) : query.isError ? (
         <ErrorState error={query.error} onRetry={() => void query.refetch()} />
-      ) : groups.length === 0 ? (
-        <p className="card">{t('size.empty')}</p>
       ) : (
-        groups.map(([ns, attrs]) => (
-          <section key={ns} className="card" aria-label={ns}>
-            <h2>{ns}</h2>
-            <dl className="dl">
-              {Object.entries(attrs).map(([key, value]) => (
-                <div key={key} style={{ display: 'contents' }}>
-                  <dt>{key}</dt>
-                  <dd>
-                    <Bdi>{show(value)}</Bdi>
-                  </dd>
-                </div>
-              ))}
-            </dl>
-          </section>
-        ))
+        <Loading />
       )}
     </section>
   );

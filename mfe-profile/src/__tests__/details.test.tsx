@@ -1,0 +1,227 @@
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { onAnalytics, toastStore, type AnalyticsEvent } from '@portal/runtime';
+import { countriesStore } from '@portal/runtime/countries';
+import type { FetchStub } from '@portal/build/src/fetch-stub';
+import { PROFILE, answersWith, backend, refused, renderAt, resetAll, toasts } from './fixtures';
+import type { ProfileBody } from '../api/types';
+
+let stub: FetchStub;
+
+beforeEach(() => {
+  resetAll();
+  stub = backend();
+});
+afterEach(() => stub.restore());
+
+const field = (name: string) => screen.getByLabelText(name) as HTMLInputElement;
+const put = () => stub.calls.filter((c) => c.method === 'PUT');
+
+async function openDetails() {
+  await renderAt('/profile');
+  await screen.findByRole('heading', { level: 2, name: 'Personal details' });
+}
+
+describe('My Details', () => {
+  it('shows the profile with the tier named by GET /api/profile/tiers, once as a screen view', async () => {
+    const events: AnalyticsEvent[] = [];
+    const off = onAnalytics((e) => events.push(e));
+    await openDetails();
+    expect(screen.getByRole('heading', { level: 1, name: 'My Details' })).toBeInTheDocument();
+    expect(screen.getByText('Dana Demo')).toBeInTheDocument();
+    expect(await screen.findByText('Gold Member')).toBeInTheDocument();
+    expect(field('First name').value).toBe('Dana');
+    expect(field('Last name').value).toBe('Demo');
+    expect(field('Email address').value).toBe('demo@example.com');
+    expect(field('Mobile phone').value).toBe('+61400000001');
+    expect(field('Date of birth').value).toBe('1990-05-14');
+    expect(field('Street address').value).toBe('1 Swanston St');
+    expect(field('Country').value).toBe('AU');
+    expect(field('State or region').value).toBe('VIC');
+    expect(field('Postcode').value).toBe('3000');
+    expect(events.filter((e) => e.type === 'screen_view').map((e) => e.name)).toEqual(['My Details']);
+    off();
+  });
+
+  it('saves only what changed with PUT /api/profile and shows the answer', async () => {
+    stub = backend({ 'PUT /api/profile': answersWith((p, body) => ({ ...p, ...(body as Partial<ProfileBody>) })) });
+    await openDetails();
+    fireEvent.change(field('First name'), { target: { value: '  Danielle ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save changes' }));
+    expect(screen.getByRole('button', { name: 'Saving…' })).toHaveAttribute('aria-busy', 'true');
+    expect(await screen.findByText('Danielle Demo')).toBeInTheDocument();
+    expect(put().map((c) => [c.path, c.body])).toEqual([['/api/profile', { first_name: 'Danielle' }]]);
+    expect(field('First name').value).toBe('Danielle');
+    expect(toasts()).toContain('success: Your changes have been saved');
+    expect(screen.getByRole('button', { name: 'Save changes' })).not.toHaveAttribute('aria-busy');
+  });
+
+  it('sends the whole address when part of it changed, the state picked from the chosen country', async () => {
+    stub = backend({ 'PUT /api/profile': answersWith((p, body) => ({ ...p, ...(body as Partial<ProfileBody>) })) });
+    await openDetails();
+    fireEvent.change(field('State or region'), { target: { value: 'NSW' } });
+    fireEvent.change(field('City or suburb'), { target: { value: 'Sydney' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save changes' }));
+    await waitFor(() => expect(put()).toHaveLength(1));
+    expect(put()[0].body).toEqual({
+      address: { line1: '1 Swanston St', line2: '', city: 'Sydney', state: 'NSW', postcode: '3000', country: 'AU' },
+    });
+  });
+
+  it('shows the server’s field errors under their fields, announced, focuses the first and keeps what was typed', async () => {
+    stub = backend({ 'PUT /api/profile': refused({ 'address.postcode': 'Postcode must be 4 digits', email: 'Enter a valid email address' }) });
+    await openDetails();
+    fireEvent.change(field('Email address'), { target: { value: 'not-an-email' } });
+    fireEvent.change(field('Postcode'), { target: { value: '30' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save changes' }));
+
+    const email = field('Email address');
+    await waitFor(() => expect(email).toHaveAttribute('aria-invalid', 'true'));
+    expect(email).toHaveAccessibleDescription('Enter a valid email address');
+    expect(field('Postcode')).toHaveAccessibleDescription('Postcode must be 4 digits');
+    expect(field('First name')).not.toHaveAttribute('aria-invalid');
+    // Announced: each message is an alert inside the live region the field points at.
+    expect(screen.getAllByRole('alert').map((a) => a.textContent)).toEqual(
+      expect.arrayContaining(['Enter a valid email address', 'Postcode must be 4 digits']),
+    );
+    // Email comes before the address in the form: it gets the focus.
+    expect(document.activeElement).toBe(email);
+    expect(email.value).toBe('not-an-email');
+    expect(field('Postcode').value).toBe('30');
+    expect(screen.getByText('Dana Demo')).toBeInTheDocument();
+    expect(toasts()).toEqual(['error: Please check the highlighted fields']);
+    expect(put()[0].body).toEqual({
+      email: 'not-an-email',
+      address: { ...PROFILE.address, postcode: '30' },
+    });
+  });
+
+  it('says an email in use (409) in the page language', async () => {
+    const { setLanguage, languageReady } = await import('@portal/runtime');
+    stub = backend({ 'PUT /api/profile': refused({ email: 'This email address belongs to another account' }, 409) });
+    setLanguage('fr');
+    await act(() => languageReady());
+    await renderAt('/profile');
+    await screen.findByRole('heading', { level: 2, name: 'Informations personnelles' });
+    fireEvent.change(screen.getByLabelText('Adresse e-mail'), { target: { value: 'other@example.com' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Enregistrer les modifications' }));
+    expect(await screen.findByText('Cette adresse e-mail est déjà utilisée par un autre compte')).toBeInTheDocument();
+  });
+
+  it('matches the stored country and state case-insensitively on code, iso_3 or name', async () => {
+    stub = backend({
+      'GET /api/profile': { body: { ...PROFILE, address: { ...PROFILE.address, country: 'aus', state: 'victoria' } } },
+    });
+    await openDetails();
+    expect(field('Country').value).toBe('AU');
+    expect((within(field('Country') as unknown as HTMLElement).getByRole('option', { selected: true }) as HTMLOptionElement).text).toBe(
+      'Australia',
+    );
+    expect(field('State or region').value).toBe('VIC');
+  });
+
+  it('asks for a typed state where the country has no subdivisions, and a typed country when the list is unavailable', async () => {
+    await openDetails();
+    fireEvent.change(field('Country'), { target: { value: 'NZ' } });
+    expect(field('State or region').tagName).toBe('INPUT');
+    act(() => countriesStore.set({ countries: null, loaded: true }));
+    expect(field('Country').tagName).toBe('INPUT');
+    expect(field('Country').value).toBe('NZ');
+  });
+});
+
+describe('linked identities', () => {
+  it('lists the email identity and edits the tenant’s handles', async () => {
+    stub = backend({
+      'PUT /api/profile': answersWith((p, body) => ({ ...p, identities: [...p.identities.filter((i) => i.handle !== 'loyalty_card'), ...(body.identities as ProfileBody['identities'])] })),
+    });
+    await openDetails();
+    const section = screen.getByRole('heading', { level: 2, name: 'Linked identities' }).closest('section')!;
+    expect(within(section).getByText('demo@example.com')).toBeInTheDocument();
+    expect((within(section).getByLabelText('Qantas Frequent Flyer') as HTMLInputElement).value).toBe('1900123456');
+    fireEvent.change(within(section).getByLabelText('Loyalty card'), { target: { value: 'LC-42' } });
+    fireEvent.click(within(section).getByRole('button', { name: 'Save linked numbers' }));
+    await waitFor(() => expect(toasts()).toContain('success: Your changes have been saved'));
+    expect(put()[0].body).toEqual({ identities: [{ handle: 'loyalty_card', identifier: 'LC-42' }] });
+  });
+
+  it('removes one with an empty identifier', async () => {
+    stub = backend({ 'PUT /api/profile': answersWith((p) => ({ ...p, identities: p.identities.filter((i) => i.handle !== 'qff_number') })) });
+    await openDetails();
+    fireEvent.click(screen.getByRole('button', { name: 'Remove (Qantas Frequent Flyer)' }));
+    await waitFor(() => expect(toasts()).toContain('success: Removed from your account'));
+    expect(put()[0].body).toEqual({ identities: [{ handle: 'qff_number', identifier: '' }] });
+    expect((screen.getByLabelText('Qantas Frequent Flyer') as HTMLInputElement).value).toBe('');
+    expect(screen.queryByRole('button', { name: /^Remove/ })).toBeNull();
+  });
+
+  it('shows identities.<i>.identifier under the field of the handle sent at that index', async () => {
+    stub = backend({ 'PUT /api/profile': refused({ 'identities.1.identifier': 'This number is linked to another account' }) });
+    await openDetails();
+    fireEvent.change(screen.getByLabelText('Qantas Frequent Flyer'), { target: { value: '1900999999' } });
+    fireEvent.change(screen.getByLabelText('Loyalty card'), { target: { value: 'LC-1' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save linked numbers' }));
+    const loyalty = screen.getByLabelText('Loyalty card');
+    await waitFor(() => expect(loyalty).toHaveAttribute('aria-invalid', 'true'));
+    expect(loyalty).toHaveAccessibleDescription('This number is linked to another account');
+    expect(document.activeElement).toBe(loyalty);
+    expect(screen.getByLabelText('Qantas Frequent Flyer')).not.toHaveAttribute('aria-invalid');
+  });
+});
+
+describe('staff viewing the account', () => {
+  it('shows the details read-only', async () => {
+    const { authStore } = await import('@portal/runtime');
+    authStore.set({ impersonating: true });
+    await openDetails();
+    expect(screen.getByText('You are viewing this account as staff: changes are turned off.')).toBeInTheDocument();
+    expect(field('First name')).toBeDisabled();
+    expect(screen.queryByRole('button', { name: 'Save changes' })).toBeNull();
+    toastStore.set({ toasts: [] });
+  });
+});
+
+describe('staff access', () => {
+  it('lists staff access to the account, newest first, in the tenant time zone', async () => {
+    stub = backend({
+      'GET /api/profile/access-log': {
+        body: {
+          data: [
+            { action: 'attempt', staff_id: 's_1', staff_name: 'Sam Staff', reason: 'Phone call', at: '2026-11-02T03:20:00Z' },
+            { action: 'start', staff_id: 's_1', staff_name: 'Sam Staff', reason: null, at: '2026-11-02T03:15:00Z' },
+          ],
+        },
+      },
+    });
+    await renderAt('/profile');
+    const section = (await screen.findByRole('heading', { level: 2, name: 'Staff access' })).closest('section')!;
+    const items = await within(section).findAllByRole('listitem');
+    expect(items).toHaveLength(2);
+    expect(items[0]).toHaveTextContent('Tried to make a change (blocked)');
+    expect(within(items[0]).getByText('Sam Staff').tagName).toBe('BDI');
+    // 03:20 UTC is 2:20 pm in Melbourne (daylight saving).
+    expect(within(items[0]).getByText('2 Nov 2026, 2:20 pm')).toHaveAttribute('dateTime', '2026-11-02T03:20:00Z');
+    expect(within(items[1]).getByText('No reason given')).toBeInTheDocument();
+  });
+
+  it('shows a friendly error when the profile cannot be loaded', async () => {
+    stub = backend({ 'GET /api/profile': { status: 404, body: { status: 404, message: 'x', errors: {}, error: true } } });
+    await renderAt('/profile');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Something went wrong');
+    expect(screen.getByRole('button', { name: 'Try again' })).toBeInTheDocument();
+  });
+});
+
+describe('sub-navigation', () => {
+  it('fires the spec’s click events (none for Preference)', async () => {
+    const events: string[] = [];
+    const off = onAnalytics((e) => e.type === 'event' && events.push(e.name));
+    await openDetails();
+    const nav = screen.getByRole('navigation', { name: 'My details sections' });
+    for (const name of ['My Size', 'Messaging Preferences', 'Preference', 'My Details']) {
+      // Each screen's chunk arrives inside act().
+      await act(async () => fireEvent.click(within(nav).getByRole('link', { name })));
+    }
+    expect(events).toEqual(['my_size_click', 'messaging_preferences_click', 'my_details_click']);
+    off();
+  });
+});

@@ -1,0 +1,119 @@
+// Shared by this MFE's tests: the contract's profile body, tenant config and a signed-in member.
+import { act, render } from '@testing-library/react';
+import { authStore, configStore, initI18n, toastStore, type Country, type PortalConfig } from '@portal/runtime';
+import { countriesStore } from '@portal/runtime/countries';
+import { stubFetch, type FetchStub, type StubResponse, type StubRoute } from '@portal/build/src/fetch-stub';
+import { Root } from '../Root';
+import { queryClient } from '../providers';
+import { resetRestored } from '../persist';
+import type { ProfileBody } from '../api/types';
+
+export const PROFILE: ProfileBody = {
+  id: 'p_demo',
+  email: 'demo@example.com',
+  first_name: 'Dana',
+  last_name: 'Demo',
+  phone: '+61400000001',
+  birth_date: '1990-05-14',
+  address: { line1: '1 Swanston St', line2: '', city: 'Melbourne', state: 'VIC', postcode: '3000', country: 'AU' },
+  region: { handle: 'au' },
+  tier_handle: 'gold',
+  identities: [
+    { handle: 'email', identifier: 'demo@example.com' },
+    { handle: 'qff_number', identifier: '1900123456' },
+  ],
+  custom_attributes: {
+    locale: { language: 'en' },
+    size: { shoes: '{"system":"AU","size":"9","fit":"standard"}' },
+    preference: { store: 'melbourne-central' },
+  },
+  attributes: { comms: { email: true, sms: false, push: true, post: false, offers: true, news: false, events: false } },
+};
+
+export const CONFIG = {
+  general: { tenant: 'demo', timeZone: 'Australia/Melbourne' },
+  components: {
+    profile: {
+      identities: ['qff_number', 'loyalty_card'],
+      comms: { channels: ['email', 'sms', 'push', 'post'], topics: ['offers', 'news', 'events'] },
+      sizes: {
+        tops: { systems: { AU: ['6', '8', '10', '12'], US: ['2', '4', '6', '8'], EU: ['34', '36', '38', '40'] }, fits: ['slim', 'regular', 'relaxed'], convertible: false },
+        shoes: { systems: { AU: ['8', '8.5', '9', '9.5'], US: ['9', '9.5', '10', '10.5'], EU: ['41', '42', '42.5', '43'] }, fits: ['narrow', 'standard', 'wide'], convertible: true },
+      },
+    },
+  },
+  lastUpdated: 1,
+} as unknown as PortalConfig;
+
+export const COUNTRIES: Country[] = [
+  {
+    iso_2: 'AU',
+    iso_3: 'AUS',
+    name: 'Australia',
+    states: [
+      { iso_2_country_state_code: 'AU-NSW', iso: 'NSW', name: 'New South Wales' },
+      { iso_2_country_state_code: 'AU-VIC', iso: 'VIC', name: 'Victoria' },
+    ],
+  },
+  { iso_2: 'NZ', iso_3: 'NZL', name: 'New Zealand', states: [] },
+];
+
+/** The routes every screen reads; a test adds or replaces what it exercises. */
+export function backend(routes: Record<string, StubRoute> = {}): FetchStub {
+  return stubFetch({
+    'GET /api/profile': { body: PROFILE },
+    'GET /api/profile/tiers': { body: { data: [{ handle: 'gold', name: 'Gold Member' }] } },
+    'GET /api/profile/access-log': { body: { data: [] } },
+    'GET /api/profile/attributes/comms/history': { body: { data: [] } },
+    'GET /api/countries/age': { body: { age: 1 } },
+    'GET /api/countries': { body: { countries: COUNTRIES } },
+    'GET /api/geolocation': {
+      body: {
+        latitude: null,
+        longitude: null,
+        locations: [
+          { id: 1, handle: 'chadstone', name: 'Chadstone', latitude: -37.88, longitude: 145.08, distance: null },
+          { id: 2, handle: 'melbourne-central', name: 'Melbourne Central', latitude: -37.81, longitude: 144.96, distance: null },
+        ],
+      },
+    },
+    ...routes,
+  });
+}
+
+/** A PUT that answers 200 with the profile changed by `apply`, as every profile write does. */
+export const answersWith = (apply: (p: ProfileBody, body: Record<string, unknown>) => ProfileBody): StubRoute => (req) => ({
+  body: apply(JSON.parse(JSON.stringify(PROFILE)) as ProfileBody, req.body as Record<string, unknown>),
+});
+
+export const refused = (errors: Record<string, string>, status = 422): StubResponse => ({
+  status,
+  body: { status, message: 'Please check the highlighted fields', errors, error: true },
+});
+
+export function signIn(profileId = 'p_demo') {
+  authStore.set({ authenticated: true, profile_id: profileId, token: `token-${profileId}`, loading: false, impersonating: false });
+}
+
+export function resetAll() {
+  initI18n('?lang=en');
+  queryClient.clear();
+  resetRestored();
+  toastStore.set({ toasts: [] });
+  configStore.set({ config: CONFIG, loaded: true });
+  // The countries loader itself is tested in the runtime and in countries-lazy.test.tsx.
+  countriesStore.set({ countries: COUNTRIES, loaded: true });
+  signIn();
+}
+
+/** Renders this MFE at `path`, letting the screen's lazily loaded chunk arrive inside act(). */
+export async function renderAt(path: string) {
+  window.history.replaceState(null, '', path);
+  let result: ReturnType<typeof render> | undefined;
+  await act(async () => {
+    result = render(<Root />);
+  });
+  return result!;
+}
+
+export const toasts = () => toastStore.get().toasts.map((t) => `${t.type}: ${t.text}`);

@@ -1,0 +1,196 @@
+import type { FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { addToast } from '@portal/runtime';
+// Its own shared chunk of the runtime, loaded with this screen only.
+import { findCountry, findState, useCountries } from '@portal/runtime/countries';
+import { SelectField, SubmitButton, TextField } from '../../../components/Field';
+import { toastSaved, toastWriteError, useDraft, useServerErrors, type FieldErrors } from '../../../lib/form';
+import type { Address, ProfileBody, ProfileUpdate } from '../../../api/types';
+import { useSaveProfile } from '../hooks/use-save-profile';
+
+const EMPTY_ADDRESS: Address = { line1: '', line2: '', city: '', state: '', postcode: '', country: '' };
+const PERSONAL = ['first_name', 'last_name', 'email', 'phone', 'birth_date'] as const;
+type Personal = (typeof PERSONAL)[number];
+
+type Draft = Record<Personal, string> & { address: Address };
+
+function draftOf(p: ProfileBody): Draft {
+  return {
+    first_name: p.first_name ?? '',
+    last_name: p.last_name ?? '',
+    email: p.email ?? '',
+    phone: p.phone ?? '',
+    birth_date: p.birth_date ?? '',
+    address: { ...EMPTY_ADDRESS, ...(p.address ?? {}) },
+  };
+}
+
+/** Only what the member changed (PUT /api/profile changes only the keys sent); null when nothing. */
+export function changesOf(saved: Draft, draft: Draft): ProfileUpdate | null {
+  const body: ProfileUpdate = {};
+  for (const key of PERSONAL) if (draft[key].trim() !== saved[key]) body[key] = draft[key].trim();
+  const address = Object.fromEntries(Object.entries(draft.address).map(([k, v]) => [k, v.trim()])) as unknown as Address;
+  if ((Object.keys(EMPTY_ADDRESS) as (keyof Address)[]).some((k) => address[k] !== saved.address[k])) body.address = address;
+  return Object.keys(body).length ? body : null;
+}
+
+/** Field id of a server error key: `address.country` → `pf-address-country`. */
+const fieldId = (key: string) => `pf-${key.replace(/\./g, '-')}`;
+
+function AddressFields({
+  address,
+  onChange,
+  errors,
+  disabled,
+}: {
+  address: Address;
+  onChange: (next: Address) => void;
+  errors: FieldErrors;
+  disabled: boolean;
+}) {
+  const { t } = useTranslation();
+  const { countries, loaded } = useCountries();
+  const set = (key: keyof Address) => (value: string) => onChange({ ...address, [key]: value });
+  const country = findCountry(countries, address.country);
+  const states = country?.states ?? [];
+  const state = findState(country, address.state);
+  const text = (key: keyof Address, autoComplete: string, extra: { className?: string } = {}) => (
+    <TextField
+      id={fieldId(`address.${key}`)}
+      label={t(`details.address.${key}`)}
+      error={errors[`address.${key}`]}
+      value={address[key]}
+      onChange={(e) => set(key)(e.target.value)}
+      autoComplete={autoComplete}
+      {...extra}
+    />
+  );
+
+  const countryField =
+    countries === null && loaded ? (
+      // The list could not be had: the member can still type the country (iso code or name).
+      text('country', 'country')
+    ) : (
+      <SelectField
+        id={fieldId('address.country')}
+        label={t('details.address.country')}
+        error={errors['address.country']}
+        value={country?.iso_2 ?? address.country}
+        onChange={(e) => {
+          const next = findCountry(countries, e.target.value);
+          // A state of the previous country does not carry over.
+          const keepState = next && findState(next, address.state) ? address.state : '';
+          onChange({ ...address, country: e.target.value, state: next && next.states.length ? keepState : address.state });
+        }}
+        autoComplete="country"
+        aria-busy={!loaded || undefined}
+      >
+        <option value="">{loaded ? t('details.address.chooseCountry') : t('details.address.loadingCountries')}</option>
+        {!country && address.country && <option value={address.country}>{address.country}</option>}
+        {(countries ?? []).map((c) => (
+          <option key={c.iso_2} value={c.iso_2}>
+            {c.name}
+          </option>
+        ))}
+      </SelectField>
+    );
+
+  const stateField =
+    states.length > 0 ? (
+      <SelectField
+        id={fieldId('address.state')}
+        label={t('details.address.state')}
+        error={errors['address.state']}
+        value={state?.iso ?? address.state}
+        onChange={(e) => set('state')(e.target.value)}
+        autoComplete="address-level1"
+      >
+        <option value="">{t('details.address.chooseState')}</option>
+        {!state && address.state && <option value={address.state}>{address.state}</option>}
+        {states.map((s) => (
+          <option key={s.iso_2_country_state_code} value={s.iso}>
+            {s.name}
+          </option>
+        ))}
+      </SelectField>
+    ) : (
+      text('state', 'address-level1')
+    );
+
+  return (
+    <fieldset className="fieldset" disabled={disabled}>
+      <legend>{t('details.address.legend')}</legend>
+      <div className="form-grid">
+        {countryField}
+        {text('line1', 'address-line1', { className: 'span-2' })}
+        {text('line2', 'address-line2', { className: 'span-2' })}
+        {text('city', 'address-level2')}
+        {stateField}
+        {text('postcode', 'postal-code')}
+      </div>
+    </fieldset>
+  );
+}
+
+/** My Details: name, contact details, birth date and address, saved with PUT /api/profile. */
+export function DetailsForm({ profile, readOnly }: { profile: ProfileBody; readOnly: boolean }) {
+  const { t } = useTranslation();
+  const { saved, draft, setDraft, reset } = useDraft(draftOf(profile), (a, b) => changesOf(a, b) !== null);
+  const { ref, errors, fromError, clear } = useServerErrors<HTMLFormElement>();
+  const save = useSaveProfile();
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (save.isPending || readOnly) return;
+    const body = changesOf(saved, draft);
+    if (!body) {
+      addToast({ type: 'info', text: t('form.nothingChanged') });
+      return;
+    }
+    clear();
+    save.mutate(body, {
+      onSuccess: (next) => {
+        // What the server kept (e.g. the country as its iso code) becomes the form's new starting point.
+        reset(draftOf(next));
+        toastSaved(t);
+      },
+      // The member's input stays as typed; only the messages change.
+      onError: (err) => toastWriteError(err, t, fromError(err)),
+    });
+  };
+
+  const personal = (key: Personal, type: string, autoComplete: string, extra: Record<string, unknown> = {}) => (
+    <TextField
+      id={fieldId(key)}
+      label={t(`details.${key}`)}
+      error={errors[key]}
+      type={type}
+      value={draft[key]}
+      onChange={(e) => setDraft({ ...draft, [key]: e.target.value })}
+      autoComplete={autoComplete}
+      {...extra}
+    />
+  );
+
+  return (
+    <form ref={ref} className="card" onSubmit={submit} noValidate aria-labelledby="details-title">
+      <h2 id="details-title">{t('details.title')}</h2>
+      <fieldset className="fieldset" disabled={readOnly}>
+        <div className="form-grid">
+          {personal('first_name', 'text', 'given-name')}
+          {personal('last_name', 'text', 'family-name')}
+          {personal('email', 'email', 'email', { dir: 'ltr', inputMode: 'email' })}
+          {personal('phone', 'tel', 'tel', { dir: 'ltr' })}
+          {personal('birth_date', 'date', 'bday')}
+        </div>
+      </fieldset>
+      <AddressFields
+        address={draft.address}
+        onChange={(address) => setDraft({ ...draft, address })}
+        errors={errors}
+        disabled={readOnly}
+      />
+      {!readOnly && <SubmitButton busy={save.isPending} label={t('form.save')} busyLabel={t('form.saving')} />}
+    </form>
+  );
+}

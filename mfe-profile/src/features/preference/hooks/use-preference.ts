@@ -1,0 +1,25 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useAuth } from '@portal/runtime';
+import { putCustomAttribute, setProfile } from '../../../api/profile';
+import { getLocations } from '../api/get-locations';
+
+export function useLocations() {
+  return useQuery({
+    queryKey: ['locations'],
+    queryFn: ({ signal }) => getLocations(signal),
+    staleTime: 10 * 60_000,
+  });
+}
+
+/** PUT one custom attribute (locale:language, preference:store); the answer becomes the cached profile. */
+export function useSaveAttribute(key: 'locale:language' | 'preference:store') {
+  const client = useQueryClient();
+  const { profile_id } = useAuth();
+  return useMutation({
+    mutationKey: ['attribute', key],
+    // Quick successive choices are saved in order, so the last one is what stays.
+    scope: { id: key },
+    mutationFn: (value: string) => putCustomAttribute(key, value),
+    onSuccess: (profile) => setProfile(client, profile_id, profile),
+  });
+}

@@ -1,0 +1,14 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useAuth } from '@portal/runtime';
+import { putCustomAttribute, setProfile } from '../../../api/profile';
+import type { SizeValue } from '../../../api/types';
+
+/** PUT size:<garment> with the size as JSON text (null removes it); the answer becomes the cached profile. */
+export function useSaveSize(garment: string) {
+  const client = useQueryClient();
+  const { profile_id } = useAuth();
+  return useMutation({
+    mutationFn: (value: SizeValue | null) => putCustomAttribute(`size:${garment}`, value ? JSON.stringify(value) : ''),
+    onSuccess: (profile) => setProfile(client, profile_id, profile),
+  });
+}

@@ -1,0 +1,8 @@
+const localeFor = (lang: string) => (lang === 'en' ? 'en-AU' : lang);
+
+/** A date and time in the tenant's zone (config general.timeZone), in the page's language. */
+export function formatDateTime(iso: string, lang: string, zone: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  return new Intl.DateTimeFormat(localeFor(lang), { timeZone: zone, dateStyle: 'medium', timeStyle: 'short' }).format(d);
+}

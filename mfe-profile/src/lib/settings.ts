@@ -1,0 +1,39 @@
+import type { PortalConfig } from '@portal/runtime';
+import type { GarmentChart, ProfileSettings } from '../api/types';
+
+/** Spec 1: the channels a member can be contacted on, when the tenant config names none. */
+export const DEFAULT_CHANNELS = ['email', 'sms', 'push', 'post'];
+
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+
+function chart(v: unknown): GarmentChart | null {
+  const c = v as Partial<GarmentChart> | null;
+  if (!c || typeof c !== 'object' || !c.systems || typeof c.systems !== 'object') return null;
+  const systems: Record<string, string[]> = {};
+  for (const [system, sizes] of Object.entries(c.systems)) {
+    const list = strings(sizes);
+    if (list.length) systems[system] = list;
+  }
+  if (!Object.keys(systems).length) return null;
+  return { systems, fits: strings(c.fits), convertible: c.convertible === true };
+}
+
+/**
+ * The tenant's `components.profile` (identities, comms, sizes), read defensively: the generated
+ * config type does not describe components, and an older config may lack the section.
+ */
+export function profileSettings(config: PortalConfig | null | undefined): ProfileSettings {
+  const raw = ((config?.components ?? {}) as { profile?: Record<string, unknown> }).profile ?? {};
+  const comms = (raw.comms ?? {}) as { channels?: unknown; topics?: unknown };
+  const sizes: Record<string, GarmentChart> = {};
+  for (const [garment, value] of Object.entries((raw.sizes ?? {}) as Record<string, unknown>)) {
+    const c = chart(value);
+    if (c) sizes[garment] = c;
+  }
+  const channels = strings(comms.channels);
+  return {
+    identities: strings(raw.identities),
+    comms: { channels: channels.length ? channels : DEFAULT_CHANNELS, topics: strings(comms.topics) },
+    sizes,
+  };
+}
