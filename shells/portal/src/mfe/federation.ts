@@ -1,9 +1,9 @@
 // Run-time discovery: manifest → registerRemotes → one single-spa application per MFE route.
 import { registerRemotes, loadRemote } from '@module-federation/enhanced/runtime';
 import { mountRootParcel, registerApplication, start, triggerAppChange, getAppNames, type LifeCycles, type Parcel } from 'single-spa';
-import { authStore, matchPath, type MfeManifest } from '@portal/runtime';
+import { authStore, type MfeManifest } from '@portal/runtime';
 import { fetchManifest } from './manifest';
-import { HOME_PARCEL_REMOTE, MFE_ROUTES, normalisePath } from './routes';
+import { HOME_PARCEL_REMOTE, MFE_ROUTES, remoteForPath } from './routes';
 import { remoteStatus, setHomeParcelMounter, setRetryHandler } from './status';
 
 export const REMOTE_LOAD_TIMEOUT_MS = 10000;
@@ -51,22 +51,25 @@ function outlet(): HTMLElement {
   return document.getElementById('mfe-outlet') ?? document.body;
 }
 
+/**
+ * One single-spa application per remote, active on any of its routes. Moving between a remote's
+ * own pages (/profile → /size) keeps it mounted: its router switches the page and reports one
+ * screen view. (An application per route remounted the remote on each such move, and the
+ * outgoing copy reported the new page's screen view as well as the incoming one.)
+ */
 function registerRoutes(): void {
   const existing = new Set(getAppNames());
-  for (const [remote, routes] of Object.entries(MFE_ROUTES)) {
-    for (const route of routes) {
-      const name = `${remote}:${route}`;
-      if (existing.has(name)) continue;
-      registerApplication({
-        name,
-        app: () => loadLifecycles(remote),
-        activeWhen: (location) =>
-          remoteStatus.get().manifest === 'ready' &&
-          authStore.get().authenticated &&
-          !!matchPath(route, normalisePath(location.pathname)),
-        customProps: () => ({ domElementGetter: outlet, route }),
-      });
-    }
+  for (const remote of Object.keys(MFE_ROUTES)) {
+    if (existing.has(remote)) continue;
+    registerApplication({
+      name: remote,
+      app: () => loadLifecycles(remote),
+      activeWhen: (location) =>
+        remoteStatus.get().manifest === 'ready' &&
+        authStore.get().authenticated &&
+        remoteForPath(location.pathname)?.remote === remote,
+      customProps: () => ({ domElementGetter: outlet }),
+    });
   }
 }
 
