@@ -45,7 +45,8 @@ describe('My Size', () => {
   it('shows each garment of the tenant chart, the saved shoe size converted into the other systems', async () => {
     const shoes = await garment('Shoes');
     expect(screen.getByRole('heading', { level: 1, name: 'My Size' })).toBeInTheDocument();
-    expect(within(shoes).getByText('AU/UK 9, Standard fit')).toBeInTheDocument();
+    expect(within(shoes).getByText('Saved:', { exact: false })).toHaveTextContent('Saved: AU/UK 9, Standard fit');
+    expect(within(shoes).getByText('AU/UK 9').tagName).toBe('BDI');
     expect(within(shoes).getByText('In other size systems:')).toBeInTheDocument();
     expect(within(shoes).getByText('US 10')).toBeInTheDocument();
     expect(within(shoes).getByText('EU 42.5')).toBeInTheDocument();
@@ -76,7 +77,7 @@ describe('My Size', () => {
     fireEvent.change(within(tops).getByLabelText('Size'), { target: { value: '10' } });
     fireEvent.change(within(tops).getByLabelText('Fit'), { target: { value: 'relaxed' } });
     fireEvent.click(within(tops).getByRole('button', { name: 'Save Tops' }));
-    expect(await within(tops).findByText('AU/UK 10, Relaxed fit')).toBeInTheDocument();
+    expect(await within(tops).findByText('Saved:', { exact: false })).toHaveTextContent('Saved: AU/UK 10, Relaxed fit');
     const puts = stub.calls.filter((c) => c.method === 'PUT');
     expect(puts.map((c) => c.path)).toEqual(['/api/profile/attributes/custom/size:tops']);
     expect(JSON.parse((puts[0].body as { value: string }).value)).toEqual({ system: 'AU', size: '10', fit: 'relaxed' });

@@ -8,13 +8,16 @@ interface Common {
   error?: string;
 }
 
-/** A labelled input whose error is tied to it (aria-invalid, aria-describedby). */
+/**
+ * A labelled input whose error is tied to it (aria-invalid, aria-describedby). What the member
+ * types keeps its own direction (dir="auto": a Latin address reads left to right on an Arabic page).
+ */
 export function TextField({ id, label, error, className, ...input }: Common & InputHTMLAttributes<HTMLInputElement>) {
   const errorId = `${id}-error`;
   return (
     <div className={`field${className ? ` ${className}` : ''}`}>
       <label htmlFor={id}>{label}</label>
-      <input id={id} aria-invalid={error ? true : undefined} aria-describedby={errorId} {...input} />
+      <input id={id} dir="auto" aria-invalid={error ? true : undefined} aria-describedby={errorId} {...input} />
       <FieldError id={errorId} message={error} />
     </div>
   );

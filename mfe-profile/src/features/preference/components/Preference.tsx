@@ -27,7 +27,7 @@ function LanguagePicker({ readOnly }: { readOnly: boolean }) {
         <legend className="field-legend">
           <h2>{t('preference.legend')}</h2>
         </legend>
-        <ul className="list">
+        <ul className="choices">
           {LANGUAGES.map((lang) => (
             <li key={lang}>
               <label lang={lang} className="choice">

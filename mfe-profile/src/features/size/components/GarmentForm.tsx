@@ -1,6 +1,6 @@
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Bdi, addToast } from '@portal/runtime';
+import { Bdi, BdiTrans, addToast } from '@portal/runtime';
 import { SelectField, SubmitButton } from '../../../components/Field';
 import { toastSaved, toastWriteError, useDraft, useServerErrors } from '../../../lib/form';
 import type { GarmentChart, SizeValue } from '../../../api/types';
@@ -30,9 +30,7 @@ export function GarmentForm({
   const name = t(`size.garments.${garment}`, { defaultValue: garment });
   const fitName = (fit: string) => t(`size.fits.${fit}`, { defaultValue: fit });
   const id = (part: string) => `size-${garment}-${part}`;
-  const shown = value
-    ? `${systemLabel(value.system)} ${value.size}${value.fit ? `, ${t('size.fitValue', { fit: fitName(value.fit) })}` : ''}`
-    : null;
+  const shown = value && `${systemLabel(value.system)} ${value.size}`;
   const converted = value && chart.convertible ? conversions(chart, value) : [];
 
   const submit = (e: FormEvent) => {
@@ -56,9 +54,14 @@ export function GarmentForm({
     <form ref={ref} className="card" onSubmit={submit} noValidate aria-labelledby={id('title')}>
       <h2 id={id('title')}>{name}</h2>
       <p aria-live="polite">
-        {shown ? (
+        {value && shown ? (
           <>
-            {t('size.saved')} <Bdi>{shown}</Bdi>
+            {t('size.saved')}{' '}
+            {value.fit ? (
+              <BdiTrans k="size.savedWithFit" values={{ size: shown }} options={{ fit: fitName(value.fit) }} />
+            ) : (
+              <Bdi>{shown}</Bdi>
+            )}
           </>
         ) : (
           <span className="muted">{t('size.notSaved')}</span>
