@@ -11,7 +11,7 @@ const browser = await chromium.launch({
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
     '--disable-background-networking', '--disable-component-update', '--disable-sync'],
 });
-const pages = ['/', '/home', '/profile', '/transactions', '/rewards', '/offers'];
+const pages = ['/', '/home', '/profile', '/size', '/messaging', '/preference', '/transactions', '/rewards', '/offers'];
 for (const [label, viewport] of [['phone', { width: 390, height: 844 }], ['desktop', { width: 1280, height: 800 }]]) {
   for (const lang of ['en', 'ar']) {
     const ctx = await browser.newContext({ viewport });
@@ -28,7 +28,8 @@ for (const [label, viewport] of [['phone', { width: 390, height: 844 }], ['deskt
     await page.getByRole('button').filter({ hasNotText: /email/i }).first().click();
     await page.waitForURL((u) => u.pathname === '/home');
     for (const p of pages.slice(1)) {
-      await page.goto(`${BASE}${p}`);
+      // ?lang= each time: a session start applies the member's saved language otherwise.
+      await page.goto(`${BASE}${p}?lang=${lang}`);
       await page.waitForLoadState('networkidle');
       await page.waitForTimeout(300);
       await page.screenshot({ path: `${out}/${label}-${lang}${p.replace(/\//g, '-')}.png`, fullPage: true });

@@ -1,0 +1,128 @@
+// Issue 4, the profile tab, against the real backend: edits are kept across a reload, the
+// language switches live (Arabic right-to-left, no reload), a refused email changes nothing, and
+// each page reports one screen view.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { BASE, newPage, signIn } from './helpers.mjs';
+
+/** Every analytics event the page sends to a native wrapper (stood in for by this hook). */
+function recordAnalytics() {
+  window.__analytics = [];
+  window.ReactNativeWebView = {
+    postMessage(message) {
+      const m = JSON.parse(message);
+      if (m.action === 'firebaseAnalytics') window.__analytics.push(`${m.type}:${m.name}`);
+    },
+  };
+}
+
+async function api(token, method, path, body) {
+  const res = await fetch(`${BASE}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', Accept: 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: await res.json().catch(() => null) };
+}
+
+const subnav = (page) => page.getByRole('navigation', { name: 'My details sections' });
+
+test('a member edits details, a size and a messaging preference, switches to Arabic live, and a refused email changes nothing', { timeout: 120_000 }, async () => {
+  const page = await newPage({ width: 1280, height: 900 });
+  await page.addInitScript(recordAnalytics);
+  await signIn(page);
+  await page.waitForURL((u) => u.pathname === '/home');
+  const token = await page.evaluate(() => localStorage.getItem('portal.auth'));
+  const before = (await api(token, 'GET', '/api/profile')).body;
+  assert.equal(before.email, 'demo@example.com');
+  try {
+    // My Details: the first name.
+    await page.getByRole('link', { name: 'My Details', exact: true }).first().click();
+    await page.getByRole('heading', { name: 'Personal details', level: 2 }).waitFor();
+    const firstName = page.getByLabel('First name');
+    assert.equal(await firstName.inputValue(), before.first_name);
+    await firstName.fill('Dana E2E');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('Your changes have been saved').waitFor();
+    await page.getByText('Dana E2E Demo').waitFor();
+
+    // My Size: tops.
+    await subnav(page).getByRole('link', { name: 'My Size', exact: true }).click();
+    const tops = page.locator('form', { has: page.getByRole('heading', { name: 'Tops', level: 2 }) });
+    await tops.getByLabel('Size', { exact: true }).selectOption('10');
+    await tops.getByLabel('Fit').selectOption('relaxed');
+    await tops.getByRole('button', { name: 'Save Tops' }).click();
+    await tops.getByText('Saved: AU/UK 10, Relaxed fit').waitFor();
+    // Shoes convert into the other systems.
+    const shoes = page.locator('form', { has: page.getByRole('heading', { name: 'Shoes', level: 2 }) });
+    await shoes.getByText('In other size systems:').waitFor();
+
+    // Messaging Preferences: SMS on, applied at once and kept by the server.
+    await subnav(page).getByRole('link', { name: 'Messaging Preferences', exact: true }).click();
+    const sms = page.getByRole('switch', { name: 'SMS' });
+    const smsBefore = before.attributes.comms.sms === true;
+    assert.equal(await sms.isChecked(), smsBefore);
+    const saved = page.waitForResponse((r) => r.url().endsWith('/api/profile/attributes/comms') && r.request().method() === 'PUT');
+    await sms.click();
+    assert.equal((await saved).status(), 200);
+    assert.equal(await sms.isChecked(), !smsBefore);
+
+    // One screen view per page shown, with the tab and sub-navigation click events.
+    const shown = await page.evaluate(() => window.__analytics);
+    assert.deepEqual(shown.slice(shown.lastIndexOf('screen_view:Home') + 1), [
+      'event:my_details_click',
+      'screen_view:My Details',
+      'event:my_size_click',
+      'screen_view:My Size',
+      'event:messaging_preferences_click',
+      'screen_view:Messaging Preferences',
+    ]);
+
+    // Reload: all three kept.
+    await page.reload();
+    await page.getByRole('switch', { name: 'SMS' }).waitFor();
+    assert.equal(await page.getByRole('switch', { name: 'SMS' }).isChecked(), !smsBefore);
+    await page.getByRole('listitem').filter({ hasText: `SMS: ${smsBefore ? 'Not subscribed' : 'Subscribed'}` }).filter({ hasText: 'Changed by you' }).first().waitFor();
+    await page.goto(`${BASE}/size`);
+    await page.getByText('Saved: AU/UK 10, Relaxed fit').waitFor();
+    await page.goto(`${BASE}/profile`);
+    await page.getByRole('heading', { name: 'Personal details', level: 2 }).waitFor();
+    assert.equal(await page.getByLabel('First name').inputValue(), 'Dana E2E');
+
+    // An invalid email: the field error under the field, focused, what was typed kept; nothing saved.
+    const email = page.getByLabel('Email address');
+    await email.fill('not-an-email');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.waitForFunction(() => document.getElementById('pf-email')?.getAttribute('aria-invalid') === 'true');
+    const message = await page.locator('#pf-email-error [role=alert]').textContent();
+    assert.ok(message && message.length > 0, 'the server’s message is shown under the email field');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'pf-email');
+    assert.equal(await email.inputValue(), 'not-an-email');
+    await page.getByText('Please check the highlighted fields').waitFor();
+    await page.reload();
+    await page.getByRole('heading', { name: 'Personal details', level: 2 }).waitFor();
+    assert.equal(await page.getByLabel('Email address').inputValue(), 'demo@example.com');
+    assert.equal((await api(token, 'GET', '/api/profile')).body.email, 'demo@example.com');
+
+    // Preference: Arabic, right-to-left at once, without a page load.
+    await page.evaluate(() => (window.__samePage = true));
+    await subnav(page).getByRole('link', { name: 'Preference', exact: true }).click();
+    const stored = page.waitForResponse((r) => r.url().endsWith('/api/profile/attributes/custom/locale:language'));
+    await page.getByRole('radio', { name: 'العربية' }).click();
+    await page.waitForFunction(() => document.documentElement.dir === 'rtl' && document.documentElement.lang === 'ar');
+    await page.getByRole('heading', { name: 'التفضيلات', level: 1 }).waitFor();
+    assert.equal((await stored).status(), 200);
+    assert.equal(await page.evaluate(() => window.__samePage), true, 'no reload');
+    assert.equal((await api(token, 'GET', '/api/profile')).body.custom_attributes.locale.language, 'ar');
+
+    // Since the last load: My Details, then Preference (which has no click event).
+    assert.deepEqual(await page.evaluate(() => window.__analytics), ['screen_view:My Details', 'screen_view:Preference']);
+    assert.deepEqual(page.errors, []);
+  } finally {
+    // Leave demo@example.com as the other tests expect it (English, its name, its preferences).
+    await api(token, 'PUT', '/api/profile/attributes/custom/locale:language', { value: before.custom_attributes?.locale?.language ?? 'en' });
+    await api(token, 'PUT', '/api/profile', { first_name: before.first_name });
+    await api(token, 'PUT', '/api/profile/attributes/comms', { sms: before.attributes.comms.sms === true });
+    await api(token, 'PUT', '/api/profile/attributes/custom/size:tops', { value: before.custom_attributes?.size?.tops ?? '' });
+  }
+});
