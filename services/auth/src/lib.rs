@@ -3,17 +3,18 @@
 //! take, so each works exactly once however many requests race for it. Every sign-in and code
 //! route is rate limited per address and per client IP.
 mod delivery;
-mod email;
 mod error;
 mod keys;
 mod links;
 mod outbox;
+mod redirect;
 
 use delivery::{Delivery, Outgoing};
-use email::{safe_redirect, Email};
 use error::AuthError;
 use links::{LinkOptions, LinkTarget};
 use portal_common::config::Settings;
+use portal_common::email::Email;
+use redirect::safe_redirect;
 use portal_common::db::Db;
 use portal_common::grpc::GrpcApp;
 use portal_common::identity::Caller;

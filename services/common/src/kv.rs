@@ -12,6 +12,8 @@ use crate::config::Settings;
 #[async_trait]
 pub trait KvBackend: Send + Sync + 'static {
     async fn get(&self, key: &str) -> anyhow::Result<Option<Vec<u8>>>;
+    /// Several keys in one round trip.
+    async fn get_many(&self, keys: &[String]) -> anyhow::Result<Vec<Option<Vec<u8>>>>;
     async fn set(&self, key: &str, value: &[u8], ttl: Option<Duration>) -> anyhow::Result<()>;
     /// Sets only if absent; true when this call set it.
     async fn set_nx(&self, key: &str, value: &[u8], ttl: Option<Duration>) -> anyhow::Result<bool>;
@@ -61,6 +63,10 @@ impl Kv {
     pub async fn get(&self, key: &str) -> anyhow::Result<Option<Vec<u8>>> {
         self.backend.get(&self.k(key)).await
     }
+    pub async fn get_many(&self, keys: &[&str]) -> anyhow::Result<Vec<Option<Vec<u8>>>> {
+        let keys: Vec<String> = keys.iter().map(|k| self.k(k)).collect();
+        self.backend.get_many(&keys).await
+    }
     pub async fn set(&self, key: &str, value: &[u8], ttl: Option<Duration>) -> anyhow::Result<()> {
         self.backend.set(&self.k(key), value, ttl).await
     }
@@ -106,6 +112,10 @@ impl KvBackend for MemoryKv {
     async fn get(&self, key: &str) -> anyhow::Result<Option<Vec<u8>>> {
         let mut m = self.map.lock().unwrap();
         Ok(Self::live(&mut m, key).map(|(v, _)| v.clone()))
+    }
+    async fn get_many(&self, keys: &[String]) -> anyhow::Result<Vec<Option<Vec<u8>>>> {
+        let mut m = self.map.lock().unwrap();
+        Ok(keys.iter().map(|k| Self::live(&mut m, k).map(|(v, _)| v.clone())).collect())
     }
     async fn set(&self, key: &str, value: &[u8], ttl: Option<Duration>) -> anyhow::Result<()> {
         let mut m = self.map.lock().unwrap();
@@ -170,6 +180,10 @@ impl KvBackend for RedisKv {
     async fn get(&self, key: &str) -> anyhow::Result<Option<Vec<u8>>> {
         let mut c = self.conn.clone();
         Ok(redis::cmd("GET").arg(key).query_async(&mut c).await?)
+    }
+    async fn get_many(&self, keys: &[String]) -> anyhow::Result<Vec<Option<Vec<u8>>>> {
+        let mut c = self.conn.clone();
+        Ok(redis::cmd("MGET").arg(keys).query_async(&mut c).await?)
     }
     async fn set(&self, key: &str, value: &[u8], ttl: Option<Duration>) -> anyhow::Result<()> {
         let mut c = self.conn.clone();

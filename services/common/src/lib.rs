@@ -2,6 +2,8 @@
 //! between gRPC and HTTP, the SQL pool (SQLite or PostgreSQL) and the KV store (in-process or
 //! Redis). Each service owns its data; this crate only provides the plumbing.
 pub mod config;
+pub mod countries;
+pub mod email;
 pub mod db;
 pub mod error;
 pub mod grpc;
@@ -16,6 +18,11 @@ pub fn now_unix() -> i64 {
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_secs() as i64)
         .unwrap_or(0)
+}
+
+/// Lowercase hex of `bytes`, e.g. of a digest.
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// A random identifier: `prefix` followed by 24 lowercase hex characters.

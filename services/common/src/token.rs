@@ -120,7 +120,7 @@ pub fn key_id(public: &[u8]) -> String {
 
 /// SHA-256 hex of a value, for storing one-time secrets hashed.
 pub fn hash_hex(v: &str) -> String {
-    Sha256::digest(v.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
+    crate::hex(&Sha256::digest(v.as_bytes()))
 }
 
 /// Public keys accepted for verification, by key id.

@@ -76,6 +76,9 @@ async fn kv_contract(external: bool) {
     assert_eq!(kv.get("missing").await.unwrap(), None);
     kv.set("k", b"v", None).await.unwrap();
     assert_eq!(kv.get("k").await.unwrap().as_deref(), Some(&b"v"[..]));
+    kv.set("k2", b"w", None).await.unwrap();
+    assert_eq!(kv.get_many(&["k", "missing", "k2"]).await.unwrap(), vec![Some(b"v".to_vec()), None, Some(b"w".to_vec())]);
+    assert!(kv.del("k2").await.unwrap());
     assert!(kv.del("k").await.unwrap());
     assert!(!kv.del("k").await.unwrap());
 

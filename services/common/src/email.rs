@@ -43,17 +43,6 @@ impl fmt::Display for Email {
     }
 }
 
-/// A post-sign-in destination inside the portal: a path starting with one `/`. Anything else
-/// (absolute URLs, `//host`, backslashes) falls back to `/home`, so links cannot redirect away.
-pub fn safe_redirect(raw: &str) -> String {
-    let r = raw.trim();
-    if r.starts_with('/') && !r.starts_with("//") && !r.contains('\\') && !r.chars().any(char::is_control) && r.len() <= 512 {
-        r.to_string()
-    } else {
-        "/home".to_string()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -67,14 +56,6 @@ mod tests {
     fn invalid_addresses_are_refused() {
         for bad in ["", "demo", "demo@", "@example.com", "demo@example", "de mo@example.com", "a@b@c.com", "a@.com", "a@b..com"] {
             assert!(Email::parse(bad).is_err(), "{bad:?} should be refused");
-        }
-    }
-
-    #[test]
-    fn redirects_stay_inside_the_portal() {
-        assert_eq!(safe_redirect("/profile?x=1"), "/profile?x=1");
-        for bad in ["https://evil.example", "//evil.example", "/\\evil", "profile", ""] {
-            assert_eq!(safe_redirect(bad), "/home", "{bad:?}");
         }
     }
 }
