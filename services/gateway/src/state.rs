@@ -42,4 +42,6 @@ pub struct AppState {
     pub settings: Arc<Settings>,
     pub clients: Arc<Clients>,
     pub verifier: Arc<Verifier>,
+    /// The serialised country list, rebuilt only when the data changes.
+    pub countries: Arc<crate::routes::refdata::CountriesCache>,
 }

@@ -18,13 +18,15 @@ pub async fn seed(db: &Db, tenant: &str) -> anyhow::Result<()> {
             .execute(&mut *tx)
             .await?;
     }
-    for (id, email, first, last, tier) in [
-        (DEMO_ID, "demo@example.com", "Dana", "Demo", "gold"),
-        (OTHER_ID, "other@example.com", "Oliver", "Other", "silver"),
+    // (id, email, first, last, tier, phone, birth date, address line 1, city, state, postcode, country)
+    for (id, email, first, last, tier, phone, birth, line1, city, state, postcode, country) in [
+        (DEMO_ID, "demo@example.com", "Dana", "Demo", "gold", "+61400000001", "1990-05-14", "1 Swanston St", "Melbourne", "VIC", "3000", "AU"),
+        (OTHER_ID, "other@example.com", "Oliver", "Other", "silver", "", "", "", "", "", "", ""),
     ] {
         sqlx::query(
-            "INSERT INTO profiles (id, tenant, email, first_name, last_name, region_handle, tier_handle, created_at, updated_at)
-             VALUES ($1, $2, $3, $4, $5, 'au', $6, $7, $7) ON CONFLICT (id) DO NOTHING",
+            "INSERT INTO profiles (id, tenant, email, first_name, last_name, region_handle, tier_handle, phone, birth_date,
+                                   address_line1, city, state, postcode, country, created_at, updated_at)
+             VALUES ($1, $2, $3, $4, $5, 'au', $6, $7, $8, $9, $10, $11, $12, $13, $14, $14) ON CONFLICT (id) DO NOTHING",
         )
         .bind(id)
         .bind(tenant)
@@ -32,6 +34,13 @@ pub async fn seed(db: &Db, tenant: &str) -> anyhow::Result<()> {
         .bind(first)
         .bind(last)
         .bind(tier)
+        .bind(phone)
+        .bind(birth)
+        .bind(line1)
+        .bind(city)
+        .bind(state)
+        .bind(postcode)
+        .bind(country)
         .bind(now)
         .execute(&mut *tx)
         .await?;
@@ -48,21 +57,30 @@ pub async fn seed(db: &Db, tenant: &str) -> anyhow::Result<()> {
         .bind(now)
         .execute(&mut *tx)
         .await?;
-        for (channel, value) in [("email", 1i64), ("sms", 0), ("push", 1), ("post", 0)] {
-            sqlx::query("INSERT INTO comms (profile_id, channel, value, updated_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING")
+        // Imported preferences, with the import recorded in the consent history.
+        let imported = [("email", 1i64), ("sms", 0), ("push", 1), ("post", 0), ("offers", 1), ("news", 0), ("events", 0)];
+        for (channel, value) in imported {
+            let new = sqlx::query("INSERT INTO comms (profile_id, channel, value, updated_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING")
                 .bind(id)
                 .bind(channel)
                 .bind(value)
                 .bind(now)
                 .execute(&mut *tx)
-                .await?;
+                .await?
+                .rows_affected();
+            if new == 1 {
+                sqlx::query("INSERT INTO consent_history (id, profile_id, channel, value, source, at_ms) VALUES ($1, $2, $3, $4, 'import', $5)")
+                    .bind(portal_common::new_id("cns_"))
+                    .bind(id)
+                    .bind(channel)
+                    .bind(value)
+                    .bind((now - 200 * DAY) * 1000)
+                    .execute(&mut *tx)
+                    .await?;
+            }
         }
     }
 
-    sqlx::query("UPDATE profiles SET phone = '+61400000001' WHERE id = $1 AND phone = ''")
-        .bind(DEMO_ID)
-        .execute(&mut *tx)
-        .await?;
     sqlx::query("INSERT INTO identities (profile_id, handle, identifier) VALUES ($1, 'qff_number', '1900123456') ON CONFLICT DO NOTHING")
         .bind(DEMO_ID)
         .execute(&mut *tx)

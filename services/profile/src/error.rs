@@ -10,9 +10,23 @@ pub enum ProfileError {
     /// `AlreadyExists` with a field error on `email`
     #[error("An account with this email address already exists")]
     EmailTaken,
+    /// `InvalidArgument` with one violation per field
+    #[error("Please check the highlighted fields")]
+    Fields(std::collections::BTreeMap<String, String>),
     /// `Internal`, logged
     #[error(transparent)]
     Db(#[from] sqlx::Error),
+}
+
+impl ProfileError {
+    pub fn field(field: &str, message: &str) -> ProfileError {
+        ProfileError::Fields([(field.to_string(), message.to_string())].into())
+    }
+}
+
+/// Whether a storage error is a unique-index violation (a race lost to another writer).
+pub fn is_unique_violation(e: &sqlx::Error) -> bool {
+    e.as_database_error().is_some_and(|d| d.is_unique_violation())
 }
 
 impl From<ProfileError> for Status {
@@ -24,6 +38,7 @@ impl From<ProfileError> for Status {
                 &e.to_string(),
                 &[("email".to_string(), e.to_string())].into(),
             ),
+            ProfileError::Fields(f) => portal_common::error::invalid_fields("Please check the highlighted fields", &f),
             ProfileError::Db(e) => portal_common::error::internal("profile storage", e),
         }
     }

@@ -2,6 +2,7 @@
 //! take the profile id from the caller's metadata only.
 mod demo;
 mod error;
+mod rules;
 mod store;
 mod validate;
 
@@ -12,7 +13,11 @@ use portal_common::identity::Caller;
 use portal_common::kv::Kv;
 use prost::Message;
 use portal_proto::profile::v1::{self as pb, profile_service_server::{ProfileService, ProfileServiceServer}};
+use portal_proto::refdata::v1::{refdata_service_client::RefdataServiceClient, GetConfigRequest, ListLocationsRequest};
+use rules::ProfileRules;
+use tonic::transport::Channel;
 use tonic::{Request, Response, Status};
+use validate::{AttributeCheck, Fields};
 
 pub use error::ProfileError;
 
@@ -25,7 +30,8 @@ pub async fn build(settings: &Settings) -> anyhow::Result<GrpcApp> {
         demo::seed(&db, &settings.tenant).await?;
     }
     let cache = Kv::connect(settings).await?.scoped("profile");
-    let svc = Profiles { db, tenant: settings.tenant.clone(), cache };
+    let refdata = RefdataServiceClient::new(portal_common::grpc::channel(&settings.service_url("refdata")?)?);
+    let svc = Profiles { db, tenant: settings.tenant.clone(), cache, refdata };
     let routes = tonic::service::Routes::new(ProfileServiceServer::new(svc));
     GrpcApp::bind(settings, "portal.profile.v1.ProfileService", routes).await
 }
@@ -34,33 +40,109 @@ pub async fn build(settings: &Settings) -> anyhow::Result<GrpcApp> {
 pub struct Profiles {
     db: Db,
     tenant: String,
-    /// Encoded profiles by id. Every write to a profile's rows must delete its entry.
+    /// Encoded profiles by id, each tagged with the profile's version token. Every write to a
+    /// profile's rows must call `invalidate`.
     cache: Kv,
+    /// The tenant's configuration (profile rules) and locations.
+    refdata: RefdataServiceClient<Channel>,
 }
+
+/// How many consent records the member sees.
+const HISTORY_LIMIT: i64 = 200;
 
 /// How long a cached profile may be served; writes invalidate it sooner.
 const CACHE_TTL: std::time::Duration = std::time::Duration::from_secs(300);
+/// How long a profile's version token is kept: far longer than any cached copy lives.
+const VERSION_TTL: std::time::Duration = std::time::Duration::from_secs(86_400);
+
+/// The profile in a cache entry (`[token length][token][profile]`) if its token is `version`.
+fn cached_entry(entry: &[u8], version: &[u8]) -> Option<pb::Profile> {
+    let (&n, rest) = entry.split_first()?;
+    let (token, body) = rest.split_at_checked(n as usize)?;
+    if token != version {
+        return None;
+    }
+    pb::Profile::decode(body).map_err(|e| tracing::warn!(error = %e, "undecodable cached profile")).ok()
+}
 
 impl Profiles {
     fn cache_key(id: &str) -> String {
         format!("p:{id}")
     }
 
+    /// A token that changes on every write to the profile. A cached copy is tagged with the
+    /// token read *before* its SQL read, and served only while the token is unchanged, so a read
+    /// that raced a write can never leave a stale copy in the cache.
+    fn version_key(id: &str) -> String {
+        format!("v:{id}")
+    }
+
     /// The profile from the cache, else from SQL (then cached). A cache failure only costs speed.
     async fn cached_profile(&self, id: &str) -> Result<pb::Profile, Status> {
-        match self.cache.get(&Self::cache_key(id)).await {
-            Ok(Some(bytes)) => match pb::Profile::decode(bytes.as_slice()) {
-                Ok(p) => return Ok(p),
-                Err(e) => tracing::warn!(error = %e, "undecodable cached profile"),
-            },
-            Ok(None) => {}
-            Err(e) => tracing::warn!(error = %e, "profile cache read"),
-        }
+        let (ck, vk) = (Self::cache_key(id), Self::version_key(id));
+        let version = match self.cache.get_many(&[&ck, &vk]).await {
+            Ok(mut got) => {
+                let version = got.pop().flatten().unwrap_or_default();
+                if let Some(p) = got.pop().flatten().and_then(|entry| cached_entry(&entry, &version)) {
+                    return Ok(p);
+                }
+                Some(version)
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "profile cache read");
+                None
+            }
+        };
         let p = store::profile(&self.db, id).await?;
-        if let Err(e) = self.cache.set(&Self::cache_key(id), &p.encode_to_vec(), Some(CACHE_TTL)).await {
-            tracing::warn!(error = %e, "profile cache write");
+        if let Some(version) = version {
+            let mut entry = Vec::with_capacity(1 + version.len() + p.encoded_len());
+            entry.push(version.len() as u8);
+            entry.extend_from_slice(&version);
+            p.encode(&mut entry).map_err(|e| portal_common::error::internal("encoding profile", e))?;
+            if let Err(e) = self.cache.set(&ck, &entry, Some(CACHE_TTL)).await {
+                tracing::warn!(error = %e, "profile cache write");
+            }
         }
         Ok(p)
+    }
+
+    /// Marks every cached copy of the profile stale. Failing to would serve stale data for up to
+    /// `CACHE_TTL`, so it is an error, not a warning.
+    async fn invalidate(&self, id: &str) -> Result<(), Status> {
+        let token = portal_common::new_id("");
+        self.cache
+            .set(&Self::version_key(id), token.as_bytes(), Some(VERSION_TTL))
+            .await
+            .map_err(|e| portal_common::error::internal("profile cache invalidation", e))
+    }
+
+    /// The profile after a write: the cache is marked stale and the answer read from SQL.
+    async fn after_write(&self, id: &str) -> Result<Response<pb::Profile>, Status> {
+        self.invalidate(id).await?;
+        Ok(Response::new(self.cached_profile(id).await?))
+    }
+
+    async fn rules(&self) -> Result<ProfileRules, Status> {
+        let cfg = self.refdata.clone().get_config(GetConfigRequest {}).await?.into_inner();
+        ProfileRules::from_config_json(&cfg.json).map_err(|e| portal_common::error::internal("tenant profile rules", e))
+    }
+
+    async fn is_store(&self, handle: &str) -> Result<bool, Status> {
+        let r = self.refdata.clone().list_locations(ListLocationsRequest {}).await?.into_inner();
+        Ok(r.locations.iter().any(|l| l.handle == handle))
+    }
+}
+
+fn fields_status(f: Fields) -> Status {
+    ProfileError::Fields(f.0).into()
+}
+
+/// Who made a change, for the consent history: staff acting for the member, or the member.
+fn source(c: &Caller) -> &'static str {
+    if c.actor.is_some() {
+        "staff"
+    } else {
+        "member"
     }
 }
 
@@ -101,20 +183,13 @@ impl ProfileService for Profiles {
     #[tracing::instrument(skip_all)]
     async fn create_profile(&self, req: Request<pb::CreateProfileRequest>) -> Result<Response<pb::CreateProfileResponse>, Status> {
         let r = req.into_inner();
-        let mut errors = std::collections::BTreeMap::new();
-        let mut check = |field: &str, v: Result<String, &'static str>| match v {
-            Ok(v) => v,
-            Err(m) => {
-                errors.insert(field.to_string(), m.to_string());
-                String::new()
-            }
-        };
-        let first = check("first_name", validate::name(&r.first_name));
-        let last = check("last_name", validate::name(&r.last_name));
-        let phone = check("phone", validate::phone(&r.phone));
-        let birth = check("birth_date", validate::birth_date(&r.birth_date, today()));
-        if !errors.is_empty() {
-            return Err(portal_common::error::invalid_fields("Please check the highlighted fields", &errors));
+        let mut f = Fields::default();
+        let first = f.check("first_name", validate::name(&r.first_name));
+        let last = f.check("last_name", validate::name(&r.last_name));
+        let phone = f.check("phone", validate::phone(&r.phone));
+        let birth = f.check("birth_date", validate::birth_date(&r.birth_date, today()));
+        if !f.is_empty() {
+            return Err(fields_status(f));
         }
         let email = r.email.trim().to_lowercase();
         let id = store::create(&self.db, &self.tenant, &email, &first, &last, &phone, &birth).await?;
@@ -170,5 +245,86 @@ impl ProfileService for Profiles {
     async fn list_points(&self, req: Request<pb::ListPointsRequest>) -> Result<Response<pb::ListPointsResponse>, Status> {
         let c = caller(&req)?;
         Ok(Response::new(pb::ListPointsResponse { entries: store::points(&self.db, &c.profile_id).await? }))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn update_profile(&self, req: Request<pb::UpdateProfileRequest>) -> Result<Response<pb::Profile>, Status> {
+        let c = caller(&req)?;
+        let r = req.into_inner();
+        let sent = |k: &str| r.set.iter().any(|s| s == k);
+        let mut f = Fields::default();
+        let mut ch = store::Changes::default();
+        if sent("email") {
+            ch.email = Some(f.check("email", validate::email(&r.email)));
+        }
+        if sent("first_name") {
+            ch.first_name = Some(f.check("first_name", validate::name(&r.first_name)));
+        }
+        if sent("last_name") {
+            ch.last_name = Some(f.check("last_name", validate::name(&r.last_name)));
+        }
+        if sent("phone") {
+            ch.phone = Some(f.check("phone", validate::phone(&r.phone)));
+        }
+        if sent("birth_date") {
+            ch.birth_date = Some(f.check("birth_date", validate::birth_date(&r.birth_date, today())));
+        }
+        if sent("address") {
+            ch.address = Some(validate::address(&r.address.unwrap_or_default(), &mut f));
+        }
+        if sent("identities") {
+            let rules = self.rules().await?;
+            ch.identities = Some(validate::identities(&r.identities, &rules, &mut f));
+        }
+        if !f.is_empty() {
+            return Err(fields_status(f));
+        }
+        store::update(&self.db, &self.tenant, &c.profile_id, &ch).await?;
+        self.after_write(&c.profile_id).await
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn set_custom_attribute(&self, req: Request<pb::SetCustomAttributeRequest>) -> Result<Response<pb::Profile>, Status> {
+        let c = caller(&req)?;
+        let r = req.into_inner();
+        let rules = self.rules().await?;
+        let mut f = Fields::default();
+        let value = match validate::custom_attribute(&r.namespace, &r.handle, &r.value, &rules, &mut f) {
+            Some(AttributeCheck::Value(v)) => v,
+            Some(AttributeCheck::Store(h)) => {
+                if !h.is_empty() && !self.is_store(&h).await? {
+                    f.add("value", "Choose one of our stores");
+                }
+                h
+            }
+            None => String::new(),
+        };
+        if !f.is_empty() {
+            return Err(fields_status(f));
+        }
+        store::set_custom_attribute(&self.db, &c.profile_id, &r.namespace, &r.handle, &value).await?;
+        self.after_write(&c.profile_id).await
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn update_comms(&self, req: Request<pb::UpdateCommsRequest>) -> Result<Response<pb::Profile>, Status> {
+        let c = caller(&req)?;
+        let comms: std::collections::BTreeMap<String, bool> = req.into_inner().comms.into_iter().collect();
+        let rules = self.rules().await?;
+        let mut f = Fields::default();
+        for key in comms.keys().filter(|k| !rules.is_comms_key(k)) {
+            f.add(key, "Unknown messaging preference");
+        }
+        if !f.is_empty() {
+            return Err(fields_status(f));
+        }
+        store::update_comms(&self.db, &c.profile_id, &comms, source(&c)).await?;
+        self.after_write(&c.profile_id).await
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn list_consent_history(&self, req: Request<pb::ListConsentHistoryRequest>) -> Result<Response<pb::ListConsentHistoryResponse>, Status> {
+        let c = caller(&req)?;
+        Ok(Response::new(pb::ListConsentHistoryResponse { records: store::consent_history(&self.db, &c.profile_id, HISTORY_LIMIT).await? }))
     }
 }

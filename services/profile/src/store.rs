@@ -1,5 +1,5 @@
 //! SQL for the profile service's own tables. Portable between SQLite and PostgreSQL.
-use crate::error::ProfileError;
+use crate::error::{is_unique_violation, ProfileError};
 use portal_common::db::Db;
 use portal_proto::profile::v1 as pb;
 use sqlx::Row;
@@ -8,7 +8,10 @@ use std::collections::HashMap;
 type Result<T> = std::result::Result<T, ProfileError>;
 
 pub async fn profile(db: &Db, id: &str) -> Result<pb::Profile> {
-    let row = sqlx::query("SELECT id, email, first_name, last_name, region_handle, tier_handle FROM profiles WHERE id = $1")
+    let row = sqlx::query(
+        "SELECT id, email, first_name, last_name, region_handle, tier_handle, phone, birth_date,
+                address_line1, address_line2, city, state, postcode, country FROM profiles WHERE id = $1",
+    )
         .bind(id)
         .fetch_optional(&db.pool)
         .await?
@@ -46,7 +49,203 @@ pub async fn profile(db: &Db, id: &str) -> Result<pb::Profile> {
         identities,
         custom_attributes,
         comms,
+        phone: row.get("phone"),
+        birth_date: row.get("birth_date"),
+        address: Some(pb::Address {
+            line1: row.get("address_line1"),
+            line2: row.get("address_line2"),
+            city: row.get("city"),
+            state: row.get("state"),
+            postcode: row.get("postcode"),
+            country: row.get("country"),
+        }),
     })
+}
+
+/// A member's own changes, each already validated; `None` leaves a field as it is.
+#[derive(Default)]
+pub struct Changes {
+    pub email: Option<String>,
+    pub first_name: Option<String>,
+    pub last_name: Option<String>,
+    pub phone: Option<String>,
+    pub birth_date: Option<String>,
+    pub address: Option<pb::Address>,
+    /// In request order (field errors name their index); an empty identifier removes one.
+    pub identities: Option<Vec<pb::Identity>>,
+}
+
+/// Applies `ch` in one transaction: all of it or nothing. Each column is set in the UPDATE
+/// itself (not read, changed and written back), so concurrent edits of different fields do not
+/// undo each other. An email or identifier held by another account is refused; the unique
+/// indexes decide a race between two members claiming the same one.
+pub async fn update(db: &Db, tenant: &str, id: &str, ch: &Changes) -> Result<()> {
+    let mut tx = db.pool.begin().await?;
+    if let Some(email) = &ch.email {
+        let taken = sqlx::query("SELECT id FROM profiles WHERE tenant = $1 AND email = $2 AND id <> $3")
+            .bind(tenant)
+            .bind(email)
+            .bind(id)
+            .fetch_optional(&mut *tx)
+            .await?;
+        if taken.is_some() {
+            return Err(ProfileError::EmailTaken);
+        }
+    }
+    let a = ch.address.as_ref();
+    let updated = sqlx::query(
+        "UPDATE profiles SET
+            email = COALESCE($2, email), first_name = COALESCE($3, first_name), last_name = COALESCE($4, last_name),
+            phone = COALESCE($5, phone), birth_date = COALESCE($6, birth_date),
+            address_line1 = COALESCE($7, address_line1), address_line2 = COALESCE($8, address_line2),
+            city = COALESCE($9, city), state = COALESCE($10, state), postcode = COALESCE($11, postcode),
+            country = COALESCE($12, country), updated_at = $13
+         WHERE id = $1",
+    )
+    .bind(id)
+    .bind(ch.email.clone())
+    .bind(ch.first_name.clone())
+    .bind(ch.last_name.clone())
+    .bind(ch.phone.clone())
+    .bind(ch.birth_date.clone())
+    .bind(a.map(|a| a.line1.clone()))
+    .bind(a.map(|a| a.line2.clone()))
+    .bind(a.map(|a| a.city.clone()))
+    .bind(a.map(|a| a.state.clone()))
+    .bind(a.map(|a| a.postcode.clone()))
+    .bind(a.map(|a| a.country.clone()))
+    .bind(portal_common::now_unix())
+    .execute(&mut *tx)
+    .await
+    .map_err(|e| if is_unique_violation(&e) { ProfileError::EmailTaken } else { e.into() })?
+    .rows_affected();
+    if updated == 0 {
+        return Err(ProfileError::NotFound);
+    }
+    if let Some(email) = &ch.email {
+        sqlx::query("UPDATE identities SET identifier = $2 WHERE profile_id = $1 AND handle = 'email'")
+            .bind(id)
+            .bind(email)
+            .execute(&mut *tx)
+            .await?;
+    }
+    for (i, ident) in ch.identities.iter().flatten().enumerate() {
+        let taken_msg = "This number is linked to another account";
+        let field = format!("identities.{i}.identifier");
+        if ident.identifier.is_empty() {
+            sqlx::query("DELETE FROM identities WHERE profile_id = $1 AND handle = $2")
+                .bind(id)
+                .bind(&ident.handle)
+                .execute(&mut *tx)
+                .await?;
+            continue;
+        }
+        let taken = sqlx::query("SELECT profile_id FROM identities WHERE handle = $1 AND identifier = $2 AND profile_id <> $3")
+            .bind(&ident.handle)
+            .bind(&ident.identifier)
+            .bind(id)
+            .fetch_optional(&mut *tx)
+            .await?;
+        if taken.is_some() {
+            return Err(ProfileError::field(&field, taken_msg));
+        }
+        sqlx::query(
+            "INSERT INTO identities (profile_id, handle, identifier) VALUES ($1, $2, $3)
+             ON CONFLICT (profile_id, handle) DO UPDATE SET identifier = excluded.identifier",
+        )
+        .bind(id)
+        .bind(&ident.handle)
+        .bind(&ident.identifier)
+        .execute(&mut *tx)
+        .await
+        .map_err(|e| if is_unique_violation(&e) { ProfileError::field(&field, taken_msg) } else { e.into() })?;
+    }
+    tx.commit().await?;
+    Ok(())
+}
+
+/// Sets one custom attribute, or removes it when `value` is empty.
+pub async fn set_custom_attribute(db: &Db, id: &str, namespace: &str, handle: &str, value: &str) -> Result<()> {
+    if value.is_empty() {
+        sqlx::query("DELETE FROM custom_attributes WHERE profile_id = $1 AND namespace = $2 AND handle = $3")
+            .bind(id)
+            .bind(namespace)
+            .bind(handle)
+            .execute(&db.pool)
+            .await?;
+    } else {
+        sqlx::query(
+            "INSERT INTO custom_attributes (profile_id, namespace, handle, value, updated_at) VALUES ($1, $2, $3, $4, $5)
+             ON CONFLICT (profile_id, namespace, handle) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
+        )
+        .bind(id)
+        .bind(namespace)
+        .bind(handle)
+        .bind(value)
+        .bind(portal_common::now_unix())
+        .execute(&db.pool)
+        .await?;
+    }
+    Ok(())
+}
+
+/// Sets messaging preferences; each value that differs from the stored one is recorded in the
+/// consent history with its source, in the same transaction.
+pub async fn update_comms(db: &Db, id: &str, comms: &std::collections::BTreeMap<String, bool>, source: &str) -> Result<()> {
+    let mut tx = db.pool.begin().await?;
+    let current: HashMap<String, bool> = sqlx::query("SELECT channel, value FROM comms WHERE profile_id = $1")
+        .bind(id)
+        .fetch_all(&mut *tx)
+        .await?
+        .into_iter()
+        .map(|r| (r.get("channel"), r.get::<i64, _>("value") != 0))
+        .collect();
+    let now_ms = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64);
+    for (channel, &value) in comms {
+        if current.get(channel) == Some(&value) {
+            continue;
+        }
+        sqlx::query(
+            "INSERT INTO comms (profile_id, channel, value, updated_at) VALUES ($1, $2, $3, $4)
+             ON CONFLICT (profile_id, channel) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
+        )
+        .bind(id)
+        .bind(channel)
+        .bind(i64::from(value))
+        .bind(now_ms / 1000)
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query("INSERT INTO consent_history (id, profile_id, channel, value, source, at_ms) VALUES ($1, $2, $3, $4, $5, $6)")
+            .bind(portal_common::new_id("cns_"))
+            .bind(id)
+            .bind(channel)
+            .bind(i64::from(value))
+            .bind(source)
+            .bind(now_ms)
+            .execute(&mut *tx)
+            .await?;
+    }
+    tx.commit().await?;
+    Ok(())
+}
+
+/// The member's consent history, newest first.
+pub async fn consent_history(db: &Db, id: &str, limit: i64) -> Result<Vec<pb::ConsentRecord>> {
+    Ok(sqlx::query(
+        "SELECT channel, value, source, at_ms FROM consent_history WHERE profile_id = $1 ORDER BY at_ms DESC, channel LIMIT $2",
+    )
+    .bind(id)
+    .bind(limit)
+    .fetch_all(&db.pool)
+    .await?
+    .into_iter()
+    .map(|r| pb::ConsentRecord {
+        channel: r.get("channel"),
+        value: r.get::<i64, _>("value") != 0,
+        source: r.get("source"),
+        at: r.get::<i64, _>("at_ms") / 1000,
+    })
+    .collect())
 }
 
 pub async fn find_by_email(db: &Db, tenant: &str, email: &str) -> Result<pb::FindByEmailResponse> {

@@ -7,6 +7,7 @@ pub mod network;
 pub mod pending;
 pub mod profile;
 pub mod qff;
+pub mod refdata;
 
 use crate::state::AppState;
 use utoipa::OpenApi;
@@ -42,5 +43,6 @@ pub fn api() -> OpenApiRouter<AppState> {
         .merge(profile::router())
         .merge(connections::router())
         .merge(qff::router())
+        .merge(refdata::router())
         .merge(pending::router())
 }

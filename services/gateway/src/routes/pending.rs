@@ -19,15 +19,8 @@ macro_rules! pending {
 }
 
 pending! {
-    countries_age: get "/api/countries/age", "refdata";
-    countries: get "/api/countries", "refdata";
-    geolocation_age: get "/api/geolocation/age", "refdata";
-    geolocation: get "/api/geolocation", "refdata";
     geolocation_me: get "/api/geolocation/me", "refdata";
     benefit_definition: get "/api/benefits/definitions/{id}", "profile";
-    update_profile: put "/api/profile", "profile";
-    update_custom_attribute: put "/api/profile/attributes/custom/{key}", "profile";
-    update_comms: put "/api/profile/attributes/comms", "profile";
     link_transaction_item: post "/api/profile/transactions/items/{id}/list-item", "connections";
     create_connection: post "/api/connections", "connections";
     get_connection: get "/api/connections/{id}", "connections";
@@ -44,15 +37,8 @@ pending! {
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
-        .routes(routes!(countries_age))
-        .routes(routes!(countries))
-        .routes(routes!(geolocation_age))
-        .routes(routes!(geolocation))
         .routes(routes!(geolocation_me))
         .routes(routes!(benefit_definition))
-        .routes(routes!(update_profile))
-        .routes(routes!(update_custom_attribute))
-        .routes(routes!(update_comms))
         .routes(routes!(link_transaction_item))
         .routes(routes!(create_connection))
         .routes(routes!(get_connection, update_connection, delete_connection))

@@ -1,9 +1,11 @@
 //! The signed-in member's own profile and what hangs off it. The profile id always comes from the
 //! session token, never from the request.
-use crate::error::ApiResult;
+use crate::error::{ApiError, ApiResult};
 use crate::extract::Member;
 use crate::state::AppState;
-use axum::extract::{Query, State};
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
 use axum::Json;
 use portal_proto::profile::v1 as pb;
 use serde::{Deserialize, Serialize};
@@ -13,7 +15,10 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
-        .routes(routes!(get_profile))
+        .routes(routes!(get_profile, update_profile))
+        .routes(routes!(set_custom_attribute))
+        .routes(routes!(update_comms))
+        .routes(routes!(consent_history))
         .routes(routes!(transactions))
         .routes(routes!(rewards))
         .routes(routes!(benefits))
@@ -32,7 +37,7 @@ pub struct Region {
     pub handle: String,
 }
 
-#[derive(Serialize, ToSchema)]
+#[derive(Serialize, Deserialize, ToSchema)]
 pub struct IdentityBody {
     pub handle: String,
     pub identifier: String,
@@ -50,12 +55,44 @@ pub struct ProfileBody {
     pub email: String,
     pub first_name: String,
     pub last_name: String,
+    /// International format, e.g. `+61400000001`; empty when unset.
+    pub phone: String,
+    /// `YYYY-MM-DD`; empty when unset.
+    pub birth_date: String,
+    pub address: AddressBody,
     pub region: Region,
     pub tier_handle: String,
     pub identities: Vec<IdentityBody>,
     /// Values by namespace then handle, e.g. `locale.language`.
     pub custom_attributes: BTreeMap<String, BTreeMap<String, String>>,
     pub attributes: Attributes,
+}
+
+/// A postal address. In a response, `country` is ISO 3166-1 alpha-2 and `state` the
+/// subdivision's short code (e.g. `VIC`); empty strings when unset.
+#[derive(Serialize, Deserialize, ToSchema, Default)]
+#[serde(default)]
+pub struct AddressBody {
+    pub line1: String,
+    pub line2: String,
+    pub city: String,
+    /// Code (`AU-VIC`), short code (`VIC`) or name (`Victoria`), any case.
+    pub state: String,
+    pub postcode: String,
+    /// iso_2, iso_3 or name, any case.
+    pub country: String,
+}
+
+impl From<pb::Address> for AddressBody {
+    fn from(a: pb::Address) -> Self {
+        AddressBody { line1: a.line1, line2: a.line2, city: a.city, state: a.state, postcode: a.postcode, country: a.country }
+    }
+}
+
+impl From<AddressBody> for pb::Address {
+    fn from(a: AddressBody) -> Self {
+        pb::Address { line1: a.line1, line2: a.line2, city: a.city, state: a.state, postcode: a.postcode, country: a.country }
+    }
 }
 
 impl From<pb::Profile> for ProfileBody {
@@ -69,6 +106,9 @@ impl From<pb::Profile> for ProfileBody {
             email: p.email,
             first_name: p.first_name,
             last_name: p.last_name,
+            phone: p.phone,
+            birth_date: p.birth_date,
+            address: p.address.unwrap_or_default().into(),
             region: Region { handle: p.region_handle },
             tier_handle: p.tier_handle,
             identities: p.identities.into_iter().map(|i| IdentityBody { handle: i.handle, identifier: i.identifier }).collect(),
@@ -84,6 +124,128 @@ impl From<pb::Profile> for ProfileBody {
 pub async fn get_profile(State(s): State<AppState>, m: Member) -> ApiResult<Json<ProfileBody>> {
     let p = s.clients.profile.clone().get_profile(m.request(pb::GetProfileRequest {})).await?.into_inner();
     Ok(Json(p.into()))
+}
+
+/// The member's own fields. Every key is optional; only the keys sent change.
+#[derive(Deserialize, ToSchema)]
+pub struct ProfileUpdate {
+    pub email: Option<String>,
+    pub first_name: Option<String>,
+    pub last_name: Option<String>,
+    /// International format; empty removes it.
+    pub phone: Option<String>,
+    /// `YYYY-MM-DD`; empty removes it.
+    pub birth_date: Option<String>,
+    /// Replaces the whole address; all fields empty clears it.
+    pub address: Option<AddressBody>,
+    /// Identities to link (the tenant's handles, e.g. `qff_number`); an empty identifier unlinks.
+    pub identities: Option<Vec<IdentityBody>>,
+}
+
+/// Changes the caller's own profile: all of it, or nothing when any field is invalid.
+#[utoipa::path(put, path = "/api/profile", tag = "profile", request_body = ProfileUpdate, security(("bearer" = [])),
+    responses((status = 200, body = ProfileBody), (status = 401, body = crate::error::ErrorBody),
+        (status = 403, description = "Staff viewing the account", body = crate::error::ErrorBody),
+        (status = 409, description = "Email used by another account", body = crate::error::ErrorBody),
+        (status = 422, description = "Field errors in `errors`", body = crate::error::ErrorBody)))]
+pub async fn update_profile(State(s): State<AppState>, m: Member, body: Result<Json<ProfileUpdate>, JsonRejection>) -> ApiResult<Json<ProfileBody>> {
+    let Json(b) = body?;
+    let mut set = Vec::new();
+    let mut take = |name: &str, v: Option<String>| {
+        if v.is_some() {
+            set.push(name.to_string());
+        }
+        v.unwrap_or_default()
+    };
+    let mut req = pb::UpdateProfileRequest {
+        email: take("email", b.email),
+        first_name: take("first_name", b.first_name),
+        last_name: take("last_name", b.last_name),
+        phone: take("phone", b.phone),
+        birth_date: take("birth_date", b.birth_date),
+        ..Default::default()
+    };
+    if let Some(a) = b.address {
+        set.push("address".into());
+        req.address = Some(a.into());
+    }
+    if let Some(ids) = b.identities {
+        set.push("identities".into());
+        req.identities = ids.into_iter().map(|i| pb::Identity { handle: i.handle, identifier: i.identifier }).collect();
+    }
+    req.set = set;
+    let p = s.clients.profile.clone().update_profile(m.request(req)).await?.into_inner();
+    Ok(Json(p.into()))
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct AttributeValue {
+    /// Empty removes the attribute. Sizes are JSON text: `{"system":"AU","size":"10","fit":"regular"}`.
+    pub value: String,
+}
+
+/// Sets one custom attribute, `namespace:handle`: `locale:language`, `size:tops|bottoms|dresses|shoes`,
+/// `preference:store`. Other namespaces are refused.
+#[utoipa::path(put, path = "/api/profile/attributes/custom/{key}", tag = "profile", request_body = AttributeValue,
+    params(("key" = String, Path, description = "`namespace:handle`, e.g. `locale:language`")), security(("bearer" = [])),
+    responses((status = 200, body = ProfileBody), (status = 401, body = crate::error::ErrorBody),
+        (status = 403, body = crate::error::ErrorBody),
+        (status = 422, description = "Unknown attribute (`errors.key`) or bad value (`errors.value`)", body = crate::error::ErrorBody)))]
+pub async fn set_custom_attribute(
+    State(s): State<AppState>,
+    m: Member,
+    Path(key): Path<String>,
+    body: Result<Json<AttributeValue>, JsonRejection>,
+) -> ApiResult<Json<ProfileBody>> {
+    let Json(b) = body?;
+    let (namespace, handle) = key.split_once(':').ok_or_else(|| {
+        ApiError::field(StatusCode::UNPROCESSABLE_ENTITY, "Please check the highlighted fields", "key", "Use namespace:handle, e.g. locale:language")
+    })?;
+    let req = pb::SetCustomAttributeRequest { namespace: namespace.into(), handle: handle.into(), value: b.value };
+    let p = s.clients.profile.clone().set_custom_attribute(m.request(req)).await?.into_inner();
+    Ok(Json(p.into()))
+}
+
+/// Sets messaging preferences: any subset of the tenant's channels and topics. Each change is
+/// kept in the consent history.
+#[utoipa::path(put, path = "/api/profile/attributes/comms", tag = "profile", request_body = BTreeMap<String, bool>, security(("bearer" = [])),
+    responses((status = 200, body = ProfileBody), (status = 401, body = crate::error::ErrorBody),
+        (status = 403, body = crate::error::ErrorBody),
+        (status = 422, description = "Unknown preference keys in `errors`", body = crate::error::ErrorBody)))]
+pub async fn update_comms(State(s): State<AppState>, m: Member, body: Result<Json<BTreeMap<String, bool>>, JsonRejection>) -> ApiResult<Json<ProfileBody>> {
+    let Json(comms) = body?;
+    let req = pb::UpdateCommsRequest { comms: comms.into_iter().collect() };
+    let p = s.clients.profile.clone().update_comms(m.request(req)).await?.into_inner();
+    Ok(Json(p.into()))
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct ConsentRecordBody {
+    /// A channel (`email`, `sms`, `push`, `post`) or topic.
+    pub channel: String,
+    pub value: bool,
+    /// `member`, `staff` or `import`.
+    pub source: String,
+    /// RFC 3339, UTC.
+    pub at: String,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct ConsentHistory {
+    pub data: Vec<ConsentRecordBody>,
+}
+
+/// Every change of the caller's messaging consent, newest first (at most 200).
+#[utoipa::path(get, path = "/api/profile/attributes/comms/history", tag = "profile", security(("bearer" = [])),
+    responses((status = 200, body = ConsentHistory), (status = 401, body = crate::error::ErrorBody)))]
+pub async fn consent_history(State(s): State<AppState>, m: Member) -> ApiResult<Json<ConsentHistory>> {
+    let r = s.clients.profile.clone().list_consent_history(m.request(pb::ListConsentHistoryRequest {})).await?.into_inner();
+    let data = r
+        .records
+        .into_iter()
+        .map(|c| ConsentRecordBody { channel: c.channel, value: c.value, source: c.source, at: iso(c.at) })
+        .collect();
+    Ok(Json(ConsentHistory { data }))
 }
 
 #[derive(Deserialize, IntoParams)]

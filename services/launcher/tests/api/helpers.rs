@@ -39,11 +39,13 @@ pub async fn spawn_app(opts: Options) -> Option<TestApp> {
     )
     .unwrap();
     let tenant = dir.path().join("tenant.json");
+    // The demo tenant's profile rules (identities, messaging channels, size chart).
+    let repo_tenant: Value = serde_json::from_str(&std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../config/tenant.json")).unwrap()).unwrap();
     std::fs::write(
         &tenant,
         json!({
             "general": {"tenant": "demo", "siteMeta": {"title": "My account"}, "smtpPassword": "hunter2", "allowedOrigins": ["https://partner.example"]},
-            "components": {"qantas": {"apiKey": "partner-key", "redemption": {"type": "points"}}},
+            "components": {"qantas": {"apiKey": "partner-key", "redemption": {"type": "points"}}, "profile": repo_tenant["components"]["profile"]},
             "secrets": {"jwt": "s3cret"},
             "languages": ["en", "ar"],
             "lastUpdated": 1_763_683_200

@@ -35,5 +35,6 @@ mod staff;
 mod config;
 mod pending;
 mod profile;
+mod details;
 mod tokens;
 mod web;

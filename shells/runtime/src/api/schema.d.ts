@@ -326,6 +326,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** Every country with its states (ISO 3166-1 and 3166-2). */
         get: operations["countries"];
         put?: never;
         post?: never;
@@ -342,6 +343,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** When this deployment's country data last changed. */
         get: operations["countries_age"];
         put?: never;
         post?: never;
@@ -358,6 +360,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** The tenant's locations; nearest first with distances when a position is given, else by name. */
         get: operations["geolocation"];
         put?: never;
         post?: never;
@@ -374,6 +377,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** When the tenant's locations last changed. */
         get: operations["geolocation_age"];
         put?: never;
         post?: never;
@@ -425,6 +429,7 @@ export interface paths {
         };
         /** The caller's own profile. */
         get: operations["get_profile"];
+        /** Changes the caller's own profile: all of it, or nothing when any field is invalid. */
         put: operations["update_profile"];
         post?: never;
         delete?: never;
@@ -458,7 +463,28 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
+        /**
+         * Sets messaging preferences: any subset of the tenant's channels and topics. Each change is
+         *     kept in the consent history.
+         */
         put: operations["update_comms"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/profile/attributes/comms/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every change of the caller's messaging consent, newest first (at most 200). */
+        get: operations["consent_history"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -474,7 +500,11 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        put: operations["update_custom_attribute"];
+        /**
+         * Sets one custom attribute, `namespace:handle`: `locale:language`, `size:tops|bottoms|dresses|shoes`,
+         *     `preference:store`. Other namespaces are refused.
+         */
+        put: operations["set_custom_attribute"];
         post?: never;
         delete?: never;
         options?: never;
@@ -697,12 +727,40 @@ export interface components {
             staff_id: string;
             staff_name: string;
         };
+        /**
+         * @description A postal address. In a response, `country` is ISO 3166-1 alpha-2 and `state` the
+         *     subdivision's short code (e.g. `VIC`); empty strings when unset.
+         */
+        AddressBody: {
+            /** @default  */
+            city: string;
+            /**
+             * @description iso_2, iso_3 or name, any case.
+             * @default
+             */
+            country: string;
+            /** @default  */
+            line1: string;
+            /** @default  */
+            line2: string;
+            /** @default  */
+            postcode: string;
+            /**
+             * @description Code (`AU-VIC`), short code (`VIC`) or name (`Victoria`), any case.
+             * @default
+             */
+            state: string;
+        };
         Age: {
             /**
              * Format: int64
              * @description Unix seconds of the last change; the client refetches only when this is newer than its copy.
              */
             age: number;
+        };
+        AttributeValue: {
+            /** @description Empty removes the attribute. Sizes are JSON text: `{"system":"AU","size":"10","fit":"regular"}`. */
+            value: string;
         };
         Attributes: {
             /** @description Messaging preferences by channel. */
@@ -757,6 +815,29 @@ export interface components {
         ConnectionList: {
             data: components["schemas"]["ConnectionBody"][];
         };
+        ConsentHistory: {
+            data: components["schemas"]["ConsentRecordBody"][];
+        };
+        ConsentRecordBody: {
+            /** @description RFC 3339, UTC. */
+            at: string;
+            /** @description A channel (`email`, `sms`, `push`, `post`) or topic. */
+            channel: string;
+            /** @description `member`, `staff` or `import`. */
+            source: string;
+            value: boolean;
+        };
+        CountryBody: {
+            iso_2: string;
+            iso_3: string;
+            name: string;
+            /** @description ISO 3166-2 subdivisions, by name. */
+            states: components["schemas"]["StateBody"][];
+        };
+        CountryList: {
+            /** @description Every ISO 3166-1 country, by name. */
+            countries: components["schemas"]["CountryBody"][];
+        };
         CoverHeader: {
             sticky?: boolean | null;
         };
@@ -800,6 +881,13 @@ export interface components {
             /** @description IANA zone for showing times (default Australia/Melbourne). */
             timeZone?: string | null;
         };
+        Geolocation: {
+            /** Format: double */
+            latitude?: number | null;
+            locations: components["schemas"]["LocationBody"][];
+            /** Format: double */
+            longitude?: number | null;
+        };
         IdentityBody: {
             handle: string;
             identifier: string;
@@ -821,6 +909,23 @@ export interface components {
             profile_id: string;
             /** @description A read-only session token for the member, at most 60 minutes. */
             token: string;
+        };
+        LocationBody: {
+            /**
+             * Format: int64
+             * @description Rounded metres from the given position; null without one.
+             */
+            distance?: number | null;
+            external_code: string;
+            external_id: string;
+            handle: string;
+            /** Format: int64 */
+            id: number;
+            /** Format: double */
+            latitude: number;
+            /** Format: double */
+            longitude: number;
+            name: string;
         };
         MemberList: {
             data: components["schemas"]["MemberSummary"][];
@@ -861,7 +966,10 @@ export interface components {
             name: string;
         };
         ProfileBody: {
+            address: components["schemas"]["AddressBody"];
             attributes: components["schemas"]["Attributes"];
+            /** @description `YYYY-MM-DD`; empty when unset. */
+            birth_date: string;
             /** @description Values by namespace then handle, e.g. `locale.language`. */
             custom_attributes: {
                 [key: string]: {
@@ -873,8 +981,23 @@ export interface components {
             id: string;
             identities: components["schemas"]["IdentityBody"][];
             last_name: string;
+            /** @description International format, e.g. `+61400000001`; empty when unset. */
+            phone: string;
             region: components["schemas"]["Region"];
             tier_handle: string;
+        };
+        /** @description The member's own fields. Every key is optional; only the keys sent change. */
+        ProfileUpdate: {
+            address?: null | components["schemas"]["AddressBody"];
+            /** @description `YYYY-MM-DD`; empty removes it. */
+            birth_date?: string | null;
+            email?: string | null;
+            first_name?: string | null;
+            /** @description Identities to link (the tenant's handles, e.g. `qff_number`); an empty identifier unlinks. */
+            identities?: components["schemas"]["IdentityBody"][] | null;
+            last_name?: string | null;
+            /** @description International format; empty removes it. */
+            phone?: string | null;
         };
         /**
          * @description The public tenant configuration. The file may hold more (it is the tenant's), but what the
@@ -964,6 +1087,13 @@ export interface components {
             ogImageUrl?: string | null;
             title?: string | null;
             url?: string | null;
+        };
+        StateBody: {
+            /** @description e.g. `VIC` */
+            iso: string;
+            /** @description e.g. `AU-VIC` */
+            iso_2_country_state_code: string;
+            name: string;
         };
         Theme: {
             accent?: string | null;
@@ -1706,13 +1836,12 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not implemented yet */
-            501: {
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["CountryList"];
                 };
             };
         };
@@ -1726,28 +1855,40 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not implemented yet */
-            501: {
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["Age"];
                 };
             };
         };
     };
     geolocation: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Degrees, -90 to 90. With `longitude`, orders the locations nearest first. */
+                latitude?: string | null;
+                /** @description Degrees, -180 to 180. */
+                longitude?: string | null;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Not implemented yet */
-            501: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Geolocation"];
+                };
+            };
+            /** @description Bad coordinates */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1766,13 +1907,12 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not implemented yet */
-            501: {
+            200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["Age"];
                 };
             };
         };
@@ -1850,10 +1990,48 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProfileUpdate"];
+            };
+        };
         responses: {
-            /** @description Not implemented yet */
-            501: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProfileBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Staff viewing the account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Email used by another account */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Field errors in `errors` */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1897,10 +2075,40 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: boolean;
+                };
+            };
+        };
         responses: {
-            /** @description Not implemented yet */
-            501: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProfileBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown preference keys in `errors` */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1910,7 +2118,7 @@ export interface operations {
             };
         };
     };
-    update_custom_attribute: {
+    consent_history: {
         parameters: {
             query?: never;
             header?: never;
@@ -1919,8 +2127,66 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not implemented yet */
-            501: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsentHistory"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    set_custom_attribute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description `namespace:handle`, e.g. `locale:language` */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AttributeValue"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProfileBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown attribute (`errors.key`) or bad value (`errors.value`) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

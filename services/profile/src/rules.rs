@@ -1,0 +1,73 @@
+//! The tenant's profile rules, read from its configuration (`components.profile`): which
+//! identities a member may link, the messaging channels and topics, and the size chart.
+use serde::Deserialize;
+use std::collections::BTreeMap;
+
+#[derive(Debug, Default, Deserialize)]
+pub struct ProfileRules {
+    /// Identity handles a member may link themselves, e.g. `qff_number`.
+    #[serde(default)]
+    pub identities: Vec<String>,
+    #[serde(default)]
+    pub comms: CommsRules,
+    /// Size chart by garment (`tops`, `bottoms`, `dresses`, `shoes`).
+    #[serde(default)]
+    pub sizes: BTreeMap<String, SizeChart>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+pub struct CommsRules {
+    #[serde(default)]
+    pub channels: Vec<String>,
+    #[serde(default)]
+    pub topics: Vec<String>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+pub struct SizeChart {
+    /// Sizes by system (`AU`, `US`, `EU`), index-aligned across systems.
+    pub systems: BTreeMap<String, Vec<String>>,
+    pub fits: Vec<String>,
+    // `convertible` (show the size in the other systems) is for the screen only.
+}
+
+impl ProfileRules {
+    /// The rules inside a tenant configuration document; absent means nothing is allowed.
+    pub fn from_config_json(json: &str) -> anyhow::Result<ProfileRules> {
+        let doc: serde_json::Value = serde_json::from_str(json)?;
+        match doc.pointer("/components/profile") {
+            Some(v) if !v.is_null() => Ok(serde_json::from_value(v.clone())?),
+            _ => Ok(ProfileRules::default()),
+        }
+    }
+
+    pub fn is_comms_key(&self, key: &str) -> bool {
+        self.comms.channels.iter().chain(&self.comms.topics).any(|k| k == key)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_demo_tenant() {
+        let json = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../config/tenant.json")).unwrap();
+        let r = ProfileRules::from_config_json(&json).unwrap();
+        assert!(r.identities.iter().any(|h| h == "qff_number"));
+        assert!(r.is_comms_key("sms") && r.is_comms_key("offers") && !r.is_comms_key("fax"));
+        let shoes = &r.sizes["shoes"];
+        let n = shoes.systems["AU"].len();
+        assert!(shoes.systems.values().all(|v| v.len() == n), "shoe systems are index-aligned");
+        for g in ["tops", "bottoms", "dresses"] {
+            let c = &r.sizes[g];
+            assert!(c.systems.values().all(|v| v.len() == c.systems["AU"].len()), "{g} systems are index-aligned");
+        }
+    }
+
+    #[test]
+    fn no_profile_section_allows_nothing() {
+        let r = ProfileRules::from_config_json(r#"{"components": {}}"#).unwrap();
+        assert!(r.identities.is_empty() && r.sizes.is_empty() && !r.is_comms_key("email"));
+    }
+}
