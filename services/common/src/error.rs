@@ -35,3 +35,12 @@ pub fn internal(context: &str, err: impl std::fmt::Display) -> Status {
     tracing::error!(error = %err, "{context}");
     Status::internal("Something went wrong on our side")
 }
+
+/// Messages of the spec's error catalogue (section 8) that services answer.
+pub mod catalogue {
+    /// Linking a purchase to a list item without the arguments it needs.
+    pub const INVALID_ARGUMENTS: &str = "Invalid Arguments";
+    pub const ERROR_CREATING_LIST: &str = "Error creating list";
+    pub const ERROR_CREATING_LIST_ITEM: &str = "Error creating list Item";
+    pub const ERROR_ASSIGNING_ITEM: &str = "Error assigning item";
+}

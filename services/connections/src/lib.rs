@@ -1,59 +1,195 @@
-//! The connections service: a member's links to external accounts (e.g. the brand's shop) and,
-//! in a later issue, their product lists. Member-scoped: the profile id comes from metadata.
+//! The connections service: a member's links to external accounts (e.g. the brand's shop) or to
+//! the portal's own wish lists, and their product lists. Member-scoped: the profile id comes from
+//! metadata, and every query is filtered by it, so another member's ids answer NotFound.
+mod store;
+
 use portal_common::config::Settings;
 use portal_common::db::Db;
 use portal_common::grpc::GrpcApp;
 use portal_common::identity::Caller;
 use portal_proto::connections::v1::{self as pb, connections_service_server::{ConnectionsService, ConnectionsServiceServer}};
-use sqlx::Row;
-use tonic::{Request, Response, Status};
+use portal_proto::refdata::v1::{refdata_service_client::RefdataServiceClient, GetConfigRequest};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use tonic::transport::Channel;
+use tonic::{Code, Request, Response, Status};
 
 pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
 
 /// The spec's page size for connections.
 pub const PAGE_SIZE: u32 = 500;
 
+pub use portal_common::error::catalogue::{ERROR_CREATING_LIST as ERR_CREATING_LIST, ERROR_CREATING_LIST_ITEM as ERR_CREATING_ITEM};
+
 pub async fn build(settings: &Settings) -> anyhow::Result<GrpcApp> {
     let db = Db::connect(settings, "connections", &MIGRATOR).await?;
     if settings.demo_data {
         sqlx::query(
-            "INSERT INTO connections (id, profile_id, definition_id, connector, created_at)
-             VALUES ('con_demo_shop', 'prf_0000000000000000000000d1', 'def_shop', 'shopify', $1) ON CONFLICT (id) DO NOTHING",
+            "INSERT INTO connections (id, profile_id, definition_id, connector, name, created_at)
+             VALUES ('con_demo_shop', 'prf_0000000000000000000000d1', 'def_shop', 'shopify', 'Online shop', $1) ON CONFLICT (id) DO NOTHING",
         )
         .bind(portal_common::now_unix())
         .execute(&db.pool)
         .await?;
     }
-    let routes = tonic::service::Routes::new(ConnectionsServiceServer::new(Connections { db }));
+    let refdata = RefdataServiceClient::new(portal_common::grpc::channel(&settings.service_url("refdata")?)?);
+    let routes = tonic::service::Routes::new(ConnectionsServiceServer::new(Connections { db, refdata }));
     GrpcApp::bind(settings, "portal.connections.v1.ConnectionsService", routes).await
 }
 
 #[derive(Clone)]
 struct Connections {
     db: Db,
+    refdata: RefdataServiceClient<Channel>,
+}
+
+/// A kind of connection the tenant offers (`components.connections.definitions`).
+#[derive(Deserialize)]
+struct Definition {
+    id: String,
+    connector: String,
+    #[serde(default)]
+    name: String,
+}
+
+fn fields(code: Code, message: &str, field: &str, problem: &str) -> Status {
+    portal_common::error::field_status(code, message, &BTreeMap::from([(field.to_string(), problem.to_string())]))
+}
+
+/// A list handle or a source: lowercase letters, digits, `-` and `_`, at most 32.
+fn slug(s: &str) -> bool {
+    !s.is_empty() && s.len() <= 32 && s.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_')
+}
+
+/// A product or variant id from the catalogue: at most 64 printable ASCII characters, no spaces.
+fn product_ref(s: &str) -> bool {
+    s.len() <= 64 && s.chars().all(|c| c.is_ascii_graphic())
+}
+
+impl Connections {
+    async fn definitions(&self) -> Result<Vec<Definition>, Status> {
+        let cfg = self.refdata.clone().get_config(GetConfigRequest {}).await?.into_inner();
+        let doc: serde_json::Value = serde_json::from_str(&cfg.json).map_err(|e| portal_common::error::internal("tenant config", e))?;
+        match doc.pointer("/components/connections/definitions") {
+            Some(v) => serde_json::from_value(v.clone()).map_err(|e| portal_common::error::internal("connection definitions", e)),
+            None => Ok(vec![]),
+        }
+    }
+}
+
+/// A missing connection or list, told with the spec's message for the step that failed.
+fn spec_message(s: Status, message: &str) -> Status {
+    if s.code() == Code::NotFound {
+        Status::not_found(message)
+    } else {
+        s
+    }
+}
+
+fn caller<T>(req: &Request<T>) -> Result<Caller, Status> {
+    Caller::from_metadata(req.metadata())
 }
 
 #[tonic::async_trait]
 impl ConnectionsService for Connections {
     #[tracing::instrument(skip_all)]
     async fn list_connections(&self, req: Request<pb::ListConnectionsRequest>) -> Result<Response<pb::ListConnectionsResponse>, Status> {
-        let c = Caller::from_metadata(req.metadata())?;
+        let c = caller(&req)?;
         let size = match req.into_inner().page_size {
             0 => PAGE_SIZE,
             n => n.min(PAGE_SIZE),
         };
-        let rows = sqlx::query(
-            "SELECT id, definition_id, connector FROM connections WHERE profile_id = $1 ORDER BY created_at, id LIMIT $2",
-        )
-        .bind(&c.profile_id)
-        .bind(i64::from(size))
-        .fetch_all(&self.db.pool)
-        .await
-        .map_err(|e| portal_common::error::internal("listing connections", e))?;
-        let connections = rows
-            .into_iter()
-            .map(|r| pb::Connection { id: r.get("id"), definition_id: r.get("definition_id"), connector: r.get("connector") })
-            .collect();
-        Ok(Response::new(pb::ListConnectionsResponse { connections }))
+        Ok(Response::new(pb::ListConnectionsResponse { connections: store::connections(&self.db, &c.profile_id, size).await? }))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn create_connection(&self, req: Request<pb::CreateConnectionRequest>) -> Result<Response<pb::Connection>, Status> {
+        let c = caller(&req)?;
+        let r = req.into_inner();
+        let defs = self.definitions().await?;
+        let def = defs
+            .iter()
+            .find(|d| d.id == r.definition_id.trim())
+            .ok_or_else(|| fields(Code::InvalidArgument, "Please check the highlighted fields", "definition_id", "Unknown kind of connection"))?;
+        let name = if r.name.trim().is_empty() { def.name.clone() } else { r.name.trim().chars().take(80).collect() };
+        Ok(Response::new(store::create_connection(&self.db, &c.profile_id, &def.id, &def.connector, &name).await?))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn get_connection(&self, req: Request<pb::GetConnectionRequest>) -> Result<Response<pb::Connection>, Status> {
+        let c = caller(&req)?;
+        Ok(Response::new(store::connection(&self.db, &c.profile_id, &req.into_inner().id).await?))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn update_connection(&self, req: Request<pb::UpdateConnectionRequest>) -> Result<Response<pb::Connection>, Status> {
+        let c = caller(&req)?;
+        let r = req.into_inner();
+        let name = r.name.trim();
+        if name.is_empty() || name.chars().count() > 80 || name.chars().any(char::is_control) {
+            return Err(fields(Code::InvalidArgument, "Please check the highlighted fields", "name", "Use 1 to 80 characters"));
+        }
+        Ok(Response::new(store::rename_connection(&self.db, &c.profile_id, &r.id, name).await?))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn delete_connection(&self, req: Request<pb::DeleteConnectionRequest>) -> Result<Response<pb::DeleteConnectionResponse>, Status> {
+        let c = caller(&req)?;
+        store::delete_connection(&self.db, &c.profile_id, &req.into_inner().id).await?;
+        Ok(Response::new(pb::DeleteConnectionResponse {}))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn list_lists(&self, req: Request<pb::ListListsRequest>) -> Result<Response<pb::ListListsResponse>, Status> {
+        let c = caller(&req)?;
+        let r = req.into_inner();
+        Ok(Response::new(pb::ListListsResponse { lists: store::lists(&self.db, &c.profile_id, &r.connection_id, r.handle.trim()).await? }))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn create_list(&self, req: Request<pb::CreateListRequest>) -> Result<Response<pb::ProductList>, Status> {
+        let c = caller(&req)?;
+        let r = req.into_inner();
+        let handle = r.handle.trim();
+        if handle.is_empty() {
+            return Err(fields(Code::InvalidArgument, ERR_CREATING_LIST, "handle", "Required"));
+        }
+        if !slug(handle) {
+            return Err(fields(Code::InvalidArgument, ERR_CREATING_LIST, "handle", "Use up to 32 lowercase letters, digits, - and _"));
+        }
+        let name = r.name.trim();
+        if name.chars().count() > 80 || name.chars().any(char::is_control) {
+            return Err(fields(Code::InvalidArgument, ERR_CREATING_LIST, "name", "Use 80 characters or fewer"));
+        }
+        let list = store::create_list(&self.db, &c.profile_id, &r.connection_id, handle, if name.is_empty() { handle } else { name }).await;
+        Ok(Response::new(list.map_err(|s| spec_message(s, ERR_CREATING_LIST))?))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn add_list_item(&self, req: Request<pb::AddListItemRequest>) -> Result<Response<pb::AddListItemResponse>, Status> {
+        let c = caller(&req)?;
+        let r = req.into_inner();
+        let (product, variant) = (r.product_id.trim(), r.product_variant_id.trim());
+        if product.is_empty() && variant.is_empty() {
+            return Err(fields(Code::InvalidArgument, ERR_CREATING_ITEM, "product_id", "Give a product_variant_id or a product_id"));
+        }
+        if !product_ref(product) || !product_ref(variant) {
+            return Err(fields(Code::InvalidArgument, ERR_CREATING_ITEM, "product_id", "Not a product id"));
+        }
+        let source = match r.source.trim() {
+            "" => "profile-portal",
+            s if slug(s) => s,
+            _ => return Err(fields(Code::InvalidArgument, ERR_CREATING_ITEM, "source", "Use up to 32 lowercase letters, digits, - and _")),
+        };
+        let (item, created) = store::add_item(&self.db, &c.profile_id, &r.connection_id, &r.list_id, product, variant, source)
+            .await
+            .map_err(|s| spec_message(s, ERR_CREATING_ITEM))?;
+        Ok(Response::new(pb::AddListItemResponse { item: Some(item), created }))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn get_list_item(&self, req: Request<pb::GetListItemRequest>) -> Result<Response<pb::ListItemRef>, Status> {
+        let c = caller(&req)?;
+        Ok(Response::new(store::list_item_ref(&self.db, &c.profile_id, &req.into_inner().id).await?))
     }
 }

@@ -25,14 +25,15 @@ pub async fn start(mut settings: Settings) -> anyhow::Result<Stack> {
     let (stop, rx) = watch::channel(false);
     let mut tasks = JoinSet::new();
 
-    // In dependency order: profile asks refdata for the tenant's rules, auth asks both.
+    // In dependency order: connections and profile ask refdata for the tenant's rules, profile
+    // asks connections about list items, auth asks profile and refdata.
     let refdata = portal_refdata::build(&settings).await?;
     settings.services.refdata = Some(refdata.url());
-    let profile = portal_profile::build(&settings).await?;
     let connections = portal_connections::build(&settings).await?;
+    settings.services.connections = Some(connections.url());
+    let profile = portal_profile::build(&settings).await?;
     let qff = portal_qff::build(&settings).await?;
     settings.services.profile = Some(profile.url());
-    settings.services.connections = Some(connections.url());
     settings.services.qff = Some(qff.url());
     let auth = portal_auth::build(&settings).await?;
     settings.services.auth = Some(auth.url());

@@ -86,38 +86,86 @@ pub async fn seed(db: &Db, tenant: &str) -> anyhow::Result<()> {
         .execute(&mut *tx)
         .await?;
 
-    // Demo member: three orders with items, rewards, offers and a points ledger.
-    let orders: [(&str, i64, &str, &[(&str, i64, i64, &str, &str)]); 3] = [
-        ("txn_demo_1", now - 2 * DAY, "Melbourne Central", &[("Linen shirt", 1, 8990, "prd_linen_shirt", "Linen shirt"), ("Canvas belt", 1, 4000, "prd_canvas_belt", "Canvas belt")]),
-        ("txn_demo_2", now - 9 * DAY, "Chadstone", &[("Merino crew knit", 1, 14900, "prd_merino_crew", "Merino crew knit")]),
-        ("txn_demo_3", now - 31 * DAY, "Online", &[("Chino shorts", 2, 6995, "prd_chino_shorts", "Chino shorts"), ("Return: Chino shorts", -1, -6995, "prd_chino_shorts", "Chino shorts")]),
+    // The stores' sales: the demo member's three orders (already on the account), and two sales
+    // nobody has claimed yet, for the Claim Transaction page.
+    // (txn id or "", receipt id, store handle, store name, receipt number, when, points, items)
+    type Item<'a> = (&'a str, i64, i64, &'a str, &'a str, &'a str);
+    let sales: [(&str, &str, &str, &str, &str, i64, i64, &[Item]); 5] = [
+        ("txn_demo_1", "rcp_demo_1", "melbourne-central", "Melbourne Central", "MC01-100200", now - 2 * DAY, 130,
+            &[("Linen shirt", 1, 8990, "prd_linen_shirt", "Linen shirt", "var_linen_shirt_m"), ("Canvas belt", 1, 4000, "prd_canvas_belt", "Canvas belt", "")]),
+        ("txn_demo_2", "rcp_demo_2", "chadstone", "Chadstone", "CH02-200480", now - 9 * DAY, 149,
+            &[("Merino crew knit", 1, 14900, "prd_merino_crew", "Merino crew knit", "var_merino_crew_l")]),
+        ("txn_demo_3", "rcp_demo_3", "online", "Online", "WEB-300917", now - 31 * DAY, 70,
+            &[("Chino shorts", 2, 6995, "prd_chino_shorts", "Chino shorts", "var_chino_shorts_32"), ("Return: Chino shorts", -1, -6995, "prd_chino_shorts", "Chino shorts", "var_chino_shorts_32")]),
+        ("", "rcp_unclaimed_1", "melbourne-central", "Melbourne Central", "MC01-100234", now - DAY, 0,
+            &[("Cotton tee", 1, 2995, "prd_cotton_tee", "Cotton tee", "var_cotton_tee_m"), ("Wool socks", 2, 1500, "prd_wool_socks", "Wool socks", "")]),
+        ("", "rcp_unclaimed_2", "chadstone", "Chadstone", "CH02-200512", now - 3 * DAY, 0,
+            &[("Leather wallet", 1, 12000, "prd_leather_wallet", "Leather wallet", "")]),
     ];
-    for (id, at, store, items) in orders {
-        let total: i64 = items.iter().map(|(_, q, c, _, _)| if *q < 0 { *c } else { q * c }).sum();
+    for (txn, receipt, handle, store, number, at, points, items) in sales {
+        let total: i64 = items.iter().map(|(_, q, c, _, _, _)| if *q < 0 { *c } else { q * c }).sum();
+        let owner = if txn.is_empty() { "" } else { DEMO_ID };
         sqlx::query(
-            "INSERT INTO transactions (id, profile_id, transacted_at, store, total_cents, currency)
-             VALUES ($1, $2, $3, $4, $5, 'AUD') ON CONFLICT (id) DO NOTHING",
+            "INSERT INTO store_receipts (id, tenant, store_handle, receipt_number, transacted_at, total_cents, currency, profile_id)
+             VALUES ($1, $2, $3, $4, $5, $6, 'AUD', $7) ON CONFLICT (id) DO NOTHING",
         )
-        .bind(id)
-        .bind(DEMO_ID)
+        .bind(receipt)
+        .bind(tenant)
+        .bind(handle)
+        .bind(number)
         .bind(at)
-        .bind(store)
         .bind(total)
+        .bind(owner)
         .execute(&mut *tx)
         .await?;
-        for (pos, (name, qty, cents, pid, pname)) in items.iter().enumerate() {
+        for (pos, (name, qty, cents, pid, pname, variant)) in items.iter().enumerate() {
             sqlx::query(
-                "INSERT INTO transaction_items (id, transaction_id, position, name, quantity, amount_cents, product_id, product_name)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (id) DO NOTHING",
+                "INSERT INTO store_receipt_items (id, receipt_id, position, name, quantity, amount_cents, product_id, product_name, variant_id)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (id) DO NOTHING",
             )
-            .bind(format!("{id}_item{pos}"))
-            .bind(id)
+            .bind(format!("{receipt}_item{pos}"))
+            .bind(receipt)
             .bind(pos as i64)
             .bind(*name)
             .bind(*qty)
             .bind(*cents)
             .bind(*pid)
             .bind(*pname)
+            .bind(*variant)
+            .execute(&mut *tx)
+            .await?;
+        }
+        if txn.is_empty() {
+            continue;
+        }
+        sqlx::query(
+            "INSERT INTO transactions (id, profile_id, transacted_at, store, total_cents, currency, receipt_number, store_handle, points)
+             VALUES ($1, $2, $3, $4, $5, 'AUD', $6, $7, $8) ON CONFLICT (id) DO NOTHING",
+        )
+        .bind(txn)
+        .bind(DEMO_ID)
+        .bind(at)
+        .bind(store)
+        .bind(total)
+        .bind(number)
+        .bind(handle)
+        .bind(points)
+        .execute(&mut *tx)
+        .await?;
+        for (pos, (name, qty, cents, pid, pname, variant)) in items.iter().enumerate() {
+            sqlx::query(
+                "INSERT INTO transaction_items (id, transaction_id, position, name, quantity, amount_cents, product_id, product_name, variant_id)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (id) DO NOTHING",
+            )
+            .bind(format!("{txn}_item{pos}"))
+            .bind(txn)
+            .bind(pos as i64)
+            .bind(*name)
+            .bind(*qty)
+            .bind(*cents)
+            .bind(*pid)
+            .bind(*pname)
+            .bind(*variant)
             .execute(&mut *tx)
             .await?;
         }

@@ -13,6 +13,9 @@ pub enum ProfileError {
     /// `InvalidArgument` with one violation per field
     #[error("Please check the highlighted fields")]
     Fields(std::collections::BTreeMap<String, String>),
+    /// `AlreadyExists` with a field error: (field, message)
+    #[error("{1}")]
+    Conflict(&'static str, &'static str),
     /// `Internal`, logged
     #[error(transparent)]
     Db(#[from] sqlx::Error),
@@ -38,6 +41,9 @@ impl From<ProfileError> for Status {
                 &e.to_string(),
                 &[("email".to_string(), e.to_string())].into(),
             ),
+            ProfileError::Conflict(field, m) => {
+                portal_common::error::field_status(tonic::Code::AlreadyExists, m, &[(field.to_string(), m.to_string())].into())
+            }
             ProfileError::Fields(f) => portal_common::error::invalid_fields("Please check the highlighted fields", &f),
             ProfileError::Db(e) => portal_common::error::internal("profile storage", e),
         }

@@ -1,6 +1,7 @@
 //! The profile service: member profiles and everything that hangs off them. Member-scoped RPCs
 //! take the profile id from the caller's metadata only.
 mod demo;
+mod claims;
 mod error;
 mod rules;
 mod store;
@@ -13,6 +14,7 @@ use portal_common::identity::Caller;
 use portal_common::kv::Kv;
 use prost::Message;
 use portal_proto::profile::v1::{self as pb, profile_service_server::{ProfileService, ProfileServiceServer}};
+use portal_proto::connections::v1::{connections_service_client::ConnectionsServiceClient, GetListItemRequest};
 use portal_proto::refdata::v1::{refdata_service_client::RefdataServiceClient, GetConfigRequest, ListLocationsRequest};
 use rules::ProfileRules;
 use tonic::transport::Channel;
@@ -31,7 +33,8 @@ pub async fn build(settings: &Settings) -> anyhow::Result<GrpcApp> {
     }
     let cache = Kv::connect(settings).await?.scoped("profile");
     let refdata = RefdataServiceClient::new(portal_common::grpc::channel(&settings.service_url("refdata")?)?);
-    let svc = Profiles { db, tenant: settings.tenant.clone(), cache, refdata };
+    let connections = ConnectionsServiceClient::new(portal_common::grpc::channel(&settings.service_url("connections")?)?);
+    let svc = Profiles { db, tenant: settings.tenant.clone(), cache, refdata, connections };
     let routes = tonic::service::Routes::new(ProfileServiceServer::new(svc));
     GrpcApp::bind(settings, "portal.profile.v1.ProfileService", routes).await
 }
@@ -45,7 +48,11 @@ pub struct Profiles {
     cache: Kv,
     /// The tenant's configuration (profile rules) and locations.
     refdata: RefdataServiceClient<Channel>,
+    /// The member's list items, when a purchase is linked to one.
+    connections: ConnectionsServiceClient<Channel>,
 }
+
+use portal_common::error::catalogue::{ERROR_ASSIGNING_ITEM as ERR_ASSIGNING, INVALID_ARGUMENTS};
 
 /// How many consent records the member sees.
 const HISTORY_LIMIT: i64 = 200;
@@ -127,9 +134,10 @@ impl Profiles {
         ProfileRules::from_config_json(&cfg.json).map_err(|e| portal_common::error::internal("tenant profile rules", e))
     }
 
-    async fn is_store(&self, handle: &str) -> Result<bool, Status> {
+    /// The name of the tenant's store with this location handle, if there is one.
+    async fn store_name(&self, handle: &str) -> Result<Option<String>, Status> {
         let r = self.refdata.clone().list_locations(ListLocationsRequest {}).await?.into_inner();
-        Ok(r.locations.iter().any(|l| l.handle == handle))
+        Ok(r.locations.into_iter().find(|l| l.handle == handle).map(|l| l.name))
     }
 }
 
@@ -212,9 +220,14 @@ impl ProfileService for Profiles {
     async fn list_transactions(&self, req: Request<pb::ListTransactionsRequest>) -> Result<Response<pb::ListTransactionsResponse>, Status> {
         let c = caller(&req)?;
         let r = req.into_inner();
-        let page = r.page.max(1);
-        let per_page = if r.per_page == 0 { 20 } else { r.per_page.min(100) };
-        Ok(Response::new(store::transactions(&self.db, &c.profile_id, page, per_page).await?))
+        let q = store::TransactionQuery {
+            page: r.page.max(1),
+            per_page: if r.per_page == 0 { 20 } else { r.per_page.min(100) },
+            oldest_first: r.oldest_first,
+            include_product: r.include_product,
+            include_list_item: r.include_list_item,
+        };
+        Ok(Response::new(store::transactions(&self.db, &c.profile_id, &q).await?))
     }
 
     #[tracing::instrument(skip_all)]
@@ -292,7 +305,7 @@ impl ProfileService for Profiles {
         let value = match validate::custom_attribute(&r.namespace, &r.handle, &r.value, &rules, &mut f) {
             Some(AttributeCheck::Value(v)) => v,
             Some(AttributeCheck::Store(h)) => {
-                if !h.is_empty() && !self.is_store(&h).await? {
+                if !h.is_empty() && self.store_name(&h).await?.is_none() {
                     f.add("value", "Choose one of our stores");
                 }
                 h
@@ -326,5 +339,63 @@ impl ProfileService for Profiles {
     async fn list_consent_history(&self, req: Request<pb::ListConsentHistoryRequest>) -> Result<Response<pb::ListConsentHistoryResponse>, Status> {
         let c = caller(&req)?;
         Ok(Response::new(pb::ListConsentHistoryResponse { records: store::consent_history(&self.db, &c.profile_id, HISTORY_LIMIT).await? }))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn file_claim(&self, req: Request<pb::FileClaimRequest>) -> Result<Response<pb::Claim>, Status> {
+        let c = caller(&req)?;
+        let r = req.into_inner();
+        let rules = self.rules().await?;
+        let mut f = Fields::default();
+        let store = r.store.trim();
+        let store_name = if store.is_empty() {
+            f.add("store", "Required");
+            None
+        } else {
+            let name = self.store_name(store).await?;
+            if name.is_none() {
+                f.add("store", "Choose one of our stores");
+            }
+            name
+        };
+        let checked = claims::check(&r, &rules, &mut f);
+        let (Some(store_name), Some((date, receipt_number, amount_cents)), true) = (store_name, checked, f.is_empty()) else {
+            return Err(fields_status(f));
+        };
+        let claim = claims::NewClaim { store: store.to_string(), store_name, date, receipt_number, amount_cents };
+        Ok(Response::new(claims::file(&self.db, &self.tenant, &c.profile_id, &claim, &rules).await?))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn list_claims(&self, req: Request<pb::ListClaimsRequest>) -> Result<Response<pb::ListClaimsResponse>, Status> {
+        let c = caller(&req)?;
+        let rules = self.rules().await?;
+        Ok(Response::new(pb::ListClaimsResponse { claims: claims::list(&self.db, &self.tenant, &c.profile_id, &rules).await? }))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn link_list_item(&self, req: Request<pb::LinkListItemRequest>) -> Result<Response<pb::ListItemLink>, Status> {
+        let c = caller(&req)?;
+        let r = req.into_inner();
+        if r.product_list_item_id.trim().is_empty() || r.transaction_item_id.trim().is_empty() {
+            return Err(portal_common::error::invalid_fields(INVALID_ARGUMENTS, &[("product_list_item_id".to_string(), "Required".to_string())].into()));
+        }
+        if r.r#type != "link" {
+            return Err(portal_common::error::invalid_fields(ERR_ASSIGNING, &[("type".to_string(), "Only link is supported".to_string())].into()));
+        }
+        // The list item must be the caller's own: ask the connections service as the caller.
+        let mut ask = Request::new(GetListItemRequest { id: r.product_list_item_id.trim().to_string() });
+        c.write_to(ask.metadata_mut());
+        let item = match self.connections.clone().get_list_item(ask).await {
+            Ok(i) => i.into_inner(),
+            Err(s) if s.code() == tonic::Code::NotFound => return Err(Status::not_found(ERR_ASSIGNING)),
+            Err(s) => return Err(s),
+        };
+        let link = pb::ListItemLink { id: item.id, list_id: item.list_id, connection_id: item.connection_id };
+        match store::link_list_item(&self.db, &c.profile_id, r.transaction_item_id.trim(), &link).await {
+            Ok(()) => Ok(Response::new(link)),
+            Err(ProfileError::NotFound) => Err(Status::not_found(ERR_ASSIGNING)),
+            Err(e) => Err(e.into()),
+        }
     }
 }

@@ -13,7 +13,39 @@ pub struct ProfileRules {
     /// Size chart by garment (`tops`, `bottoms`, `dresses`, `shoes`).
     #[serde(default)]
     pub sizes: BTreeMap<String, SizeChart>,
+    /// `components.claims`.
+    #[serde(skip)]
+    pub claims: ClaimRules,
+    /// `general.timeZone`: where "today" and a purchase's date are reckoned.
+    #[serde(skip)]
+    pub zone: chrono_tz::Tz,
 }
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ClaimRules {
+    /// How many days back a purchase may be claimed.
+    #[serde(default = "default_window")]
+    pub window_days: i64,
+    #[serde(default = "default_points_per_dollar")]
+    pub points_per_dollar: i64,
+}
+
+fn default_window() -> i64 {
+    30
+}
+fn default_points_per_dollar() -> i64 {
+    1
+}
+
+impl Default for ClaimRules {
+    fn default() -> Self {
+        ClaimRules { window_days: default_window(), points_per_dollar: default_points_per_dollar() }
+    }
+}
+
+/// The spec's default time zone.
+pub const DEFAULT_ZONE: chrono_tz::Tz = chrono_tz::Australia::Melbourne;
 
 #[derive(Debug, Default, Deserialize)]
 pub struct CommsRules {
@@ -35,10 +67,18 @@ impl ProfileRules {
     /// The rules inside a tenant configuration document; absent means nothing is allowed.
     pub fn from_config_json(json: &str) -> anyhow::Result<ProfileRules> {
         let doc: serde_json::Value = serde_json::from_str(json)?;
-        match doc.pointer("/components/profile") {
-            Some(v) if !v.is_null() => Ok(serde_json::from_value(v.clone())?),
-            _ => Ok(ProfileRules::default()),
+        let mut rules: ProfileRules = match doc.pointer("/components/profile") {
+            Some(v) if !v.is_null() => serde_json::from_value(v.clone())?,
+            _ => ProfileRules::default(),
+        };
+        if let Some(v) = doc.pointer("/components/claims").filter(|v| !v.is_null()) {
+            rules.claims = serde_json::from_value(v.clone())?;
         }
+        rules.zone = match doc.pointer("/general/timeZone").and_then(|v| v.as_str()) {
+            Some(z) => z.parse().map_err(|_| anyhow::anyhow!("general.timeZone {z:?} is not an IANA zone"))?,
+            None => DEFAULT_ZONE,
+        };
+        Ok(rules)
     }
 
     pub fn is_comms_key(&self, key: &str) -> bool {
@@ -69,5 +109,7 @@ mod tests {
     fn no_profile_section_allows_nothing() {
         let r = ProfileRules::from_config_json(r#"{"components": {}}"#).unwrap();
         assert!(r.identities.is_empty() && r.sizes.is_empty() && !r.is_comms_key("email"));
+        assert_eq!((r.zone, r.claims.window_days), (DEFAULT_ZONE, 30));
+        assert!(ProfileRules::from_config_json(r#"{"general": {"timeZone": "Mars/Olympus"}}"#).is_err());
     }
 }

@@ -1,15 +1,31 @@
-use crate::error::ApiResult;
+//! The member's connections (external accounts, or the portal's own wish lists), their product
+//! lists and list items. Every id is checked against the caller by the connections service.
+use crate::error::{ApiError, ApiResult};
 use crate::extract::Member;
 use crate::state::AppState;
-use axum::extract::State;
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
 use axum::Json;
+use portal_common::error::catalogue;
 use portal_proto::connections::v1 as pb;
-use serde::Serialize;
-use utoipa::ToSchema;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(list))
+    OpenApiRouter::new()
+        .routes(routes!(list, create))
+        .routes(routes!(get_one, update, delete))
+        .routes(routes!(lists, create_list))
+        .routes(routes!(add_item))
+}
+
+/// The spec's page size for connections.
+const PAGE_SIZE: u32 = 500;
+
+fn iso(t: i64) -> String {
+    chrono::DateTime::from_timestamp(t, 0).map(|d| d.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)).unwrap_or_default()
 }
 
 #[derive(Serialize, ToSchema)]
@@ -22,6 +38,15 @@ pub struct ConnectionBody {
     pub id: String,
     pub definition: Definition,
     pub connector: String,
+    pub name: String,
+    /// RFC 3339, UTC.
+    pub created_at: String,
+}
+
+impl From<pb::Connection> for ConnectionBody {
+    fn from(c: pb::Connection) -> Self {
+        ConnectionBody { id: c.id, definition: Definition { id: c.definition_id }, connector: c.connector, name: c.name, created_at: iso(c.created_at) }
+    }
 }
 
 #[derive(Serialize, ToSchema)]
@@ -29,15 +54,211 @@ pub struct ConnectionList {
     pub data: Vec<ConnectionBody>,
 }
 
+#[derive(Serialize, ToSchema)]
+pub struct ConnectionResponse {
+    pub data: ConnectionBody,
+}
+
+#[derive(Deserialize, IntoParams)]
+pub struct PageSize {
+    /// At most 500 (the default).
+    #[serde(rename = "page[size]")]
+    #[param(rename = "page[size]")]
+    pub size: Option<u32>,
+}
+
 /// The caller's connections (one page of up to 500).
-#[utoipa::path(get, path = "/api/connections", tag = "connections", security(("bearer" = [])),
+#[utoipa::path(get, path = "/api/connections", tag = "connections", params(PageSize), security(("bearer" = [])),
     responses((status = 200, body = ConnectionList), (status = 401, body = crate::error::ErrorBody)))]
-pub async fn list(State(s): State<AppState>, m: Member) -> ApiResult<Json<ConnectionList>> {
-    let r = s.clients.connections.clone().list_connections(m.request(pb::ListConnectionsRequest { page_size: 500 })).await?.into_inner();
-    let data = r
-        .connections
-        .into_iter()
-        .map(|c| ConnectionBody { id: c.id, definition: Definition { id: c.definition_id }, connector: c.connector })
-        .collect();
-    Ok(Json(ConnectionList { data }))
+pub async fn list(State(s): State<AppState>, m: Member, Query(q): Query<PageSize>) -> ApiResult<Json<ConnectionList>> {
+    let page_size = q.size.unwrap_or(PAGE_SIZE);
+    let r = s.clients.connections.clone().list_connections(m.request(pb::ListConnectionsRequest { page_size })).await?.into_inner();
+    Ok(Json(ConnectionList { data: r.connections.into_iter().map(Into::into).collect() }))
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct NewConnection {
+    /// One of the tenant's `components.connections.definitions` ids, e.g. `wishlist`.
+    pub definition_id: String,
+    pub name: Option<String>,
+}
+
+/// Creates a connection of one of the tenant's kinds (one per kind per member).
+#[utoipa::path(post, path = "/api/connections", tag = "connections", request_body = NewConnection, security(("bearer" = [])),
+    responses((status = 201, body = ConnectionResponse), (status = 401, body = crate::error::ErrorBody),
+        (status = 409, description = "The member already has one", body = crate::error::ErrorBody),
+        (status = 422, description = "Unknown definition", body = crate::error::ErrorBody)))]
+pub async fn create(
+    State(s): State<AppState>,
+    m: Member,
+    body: Result<Json<NewConnection>, JsonRejection>,
+) -> ApiResult<(StatusCode, Json<ConnectionResponse>)> {
+    let Json(b) = body?;
+    let req = pb::CreateConnectionRequest { definition_id: b.definition_id, name: b.name.unwrap_or_default() };
+    let c = s.clients.connections.clone().create_connection(m.request(req)).await?.into_inner();
+    Ok((StatusCode::CREATED, Json(ConnectionResponse { data: c.into() })))
+}
+
+/// One of the caller's connections.
+#[utoipa::path(get, path = "/api/connections/{id}", tag = "connections", params(("id" = String, Path)), security(("bearer" = [])),
+    responses((status = 200, body = ConnectionResponse), (status = 404, body = crate::error::ErrorBody)))]
+pub async fn get_one(State(s): State<AppState>, m: Member, Path(id): Path<String>) -> ApiResult<Json<ConnectionResponse>> {
+    let c = s.clients.connections.clone().get_connection(m.request(pb::GetConnectionRequest { id })).await?.into_inner();
+    Ok(Json(ConnectionResponse { data: c.into() }))
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct ConnectionUpdate {
+    pub name: String,
+}
+
+/// Renames one of the caller's connections.
+#[utoipa::path(put, path = "/api/connections/{id}", tag = "connections", params(("id" = String, Path)), request_body = ConnectionUpdate,
+    security(("bearer" = [])),
+    responses((status = 200, body = ConnectionResponse), (status = 404, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody)))]
+pub async fn update(
+    State(s): State<AppState>,
+    m: Member,
+    Path(id): Path<String>,
+    body: Result<Json<ConnectionUpdate>, JsonRejection>,
+) -> ApiResult<Json<ConnectionResponse>> {
+    let Json(b) = body?;
+    let c = s.clients.connections.clone().update_connection(m.request(pb::UpdateConnectionRequest { id, name: b.name })).await?.into_inner();
+    Ok(Json(ConnectionResponse { data: c.into() }))
+}
+
+/// Removes one of the caller's connections with its lists and their items.
+#[utoipa::path(delete, path = "/api/connections/{id}", tag = "connections", params(("id" = String, Path)), security(("bearer" = [])),
+    responses((status = 204, description = "Removed"), (status = 404, body = crate::error::ErrorBody)))]
+pub async fn delete(State(s): State<AppState>, m: Member, Path(id): Path<String>) -> ApiResult<StatusCode> {
+    s.clients.connections.clone().delete_connection(m.request(pb::DeleteConnectionRequest { id })).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct ListItemBody {
+    pub id: String,
+    pub list_id: String,
+    /// Empty when the item is a variant.
+    pub product_id: String,
+    /// Empty when the item is a product.
+    pub product_variant_id: String,
+    pub source: String,
+    pub created_at: String,
+}
+
+impl From<pb::ListItem> for ListItemBody {
+    fn from(i: pb::ListItem) -> Self {
+        ListItemBody { id: i.id, list_id: i.list_id, product_id: i.product_id, product_variant_id: i.product_variant_id, source: i.source, created_at: iso(i.created_at) }
+    }
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct ListBody {
+    pub id: String,
+    pub handle: String,
+    pub name: String,
+    pub items: Vec<ListItemBody>,
+}
+
+impl From<pb::ProductList> for ListBody {
+    fn from(l: pb::ProductList) -> Self {
+        ListBody { id: l.id, handle: l.handle, name: l.name, items: l.items.into_iter().map(Into::into).collect() }
+    }
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct Lists {
+    pub data: Vec<ListBody>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct ListResponse {
+    pub data: ListBody,
+}
+
+#[derive(Deserialize, IntoParams)]
+pub struct ListFilter {
+    /// Only the list with this handle, e.g. `wishlist`.
+    #[serde(rename = "filter[handle]")]
+    #[param(rename = "filter[handle]")]
+    pub handle: Option<String>,
+}
+
+/// The connection's lists with their items.
+#[utoipa::path(get, path = "/api/connections/{id}/lists", tag = "connections", params(("id" = String, Path), ListFilter),
+    security(("bearer" = [])), responses((status = 200, body = Lists), (status = 404, body = crate::error::ErrorBody)))]
+pub async fn lists(State(s): State<AppState>, m: Member, Path(id): Path<String>, Query(q): Query<ListFilter>) -> ApiResult<Json<Lists>> {
+    let req = pb::ListListsRequest { connection_id: id, handle: q.handle.unwrap_or_default() };
+    let r = s.clients.connections.clone().list_lists(m.request(req)).await?.into_inner();
+    Ok(Json(Lists { data: r.lists.into_iter().map(Into::into).collect() }))
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct NewList {
+    /// Lowercase letters, digits, `-` and `_`, e.g. `wishlist`; unique within the connection.
+    pub handle: Option<String>,
+    pub name: Option<String>,
+}
+
+/// Creates a list in one of the caller's connections. Failures answer "Error creating list".
+#[utoipa::path(post, path = "/api/connections/{id}/lists", tag = "connections", params(("id" = String, Path)), request_body = NewList,
+    security(("bearer" = [])),
+    responses((status = 201, body = ListResponse), (status = 404, body = crate::error::ErrorBody),
+        (status = 409, description = "Handle in use", body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody)))]
+pub async fn create_list(
+    State(s): State<AppState>,
+    m: Member,
+    Path(id): Path<String>,
+    body: Result<Json<NewList>, JsonRejection>,
+) -> ApiResult<(StatusCode, Json<ListResponse>)> {
+    let Json(b) = body.map_err(|r| spec_message(r.into(), catalogue::ERROR_CREATING_LIST))?;
+    let req = pb::CreateListRequest { connection_id: id, handle: b.handle.unwrap_or_default(), name: b.name.unwrap_or_default() };
+    let l = s.clients.connections.clone().create_list(m.request(req)).await?.into_inner();
+    Ok((StatusCode::CREATED, Json(ListResponse { data: l.into() })))
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct NewListItem {
+    /// Where the item was added from (default `profile-portal`).
+    pub source: Option<String>,
+    pub product_variant_id: Option<String>,
+    pub product_id: Option<String>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct ListItemResponse {
+    pub data: ListItemBody,
+}
+
+/// Adds a product (or variant) to a list; one already there answers 200 with the existing item.
+/// Failures answer "Error creating list Item".
+#[utoipa::path(post, path = "/api/connections/{id}/lists/{listId}/items", tag = "connections",
+    params(("id" = String, Path), ("listId" = String, Path)), request_body = NewListItem, security(("bearer" = [])),
+    responses((status = 201, body = ListItemResponse), (status = 200, description = "Already in the list", body = ListItemResponse),
+        (status = 404, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody)))]
+pub async fn add_item(
+    State(s): State<AppState>,
+    m: Member,
+    Path((id, list_id)): Path<(String, String)>,
+    body: Result<Json<NewListItem>, JsonRejection>,
+) -> ApiResult<(StatusCode, Json<ListItemResponse>)> {
+    let Json(b) = body.map_err(|r| spec_message(r.into(), catalogue::ERROR_CREATING_LIST_ITEM))?;
+    let req = pb::AddListItemRequest {
+        connection_id: id,
+        list_id,
+        source: b.source.unwrap_or_default(),
+        product_id: b.product_id.unwrap_or_default(),
+        product_variant_id: b.product_variant_id.unwrap_or_default(),
+    };
+    let r = s.clients.connections.clone().add_list_item(m.request(req)).await?.into_inner();
+    let item = r.item.ok_or_else(|| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "An unknown error occurred"))?;
+    let status = if r.created { StatusCode::CREATED } else { StatusCode::OK };
+    Ok((status, Json(ListItemResponse { data: item.into() })))
+}
+
+/// A body that is not JSON for this call, told with the spec's message for the step.
+fn spec_message(mut e: ApiError, message: &str) -> ApiError {
+    e.message = message.into();
+    e
 }

@@ -21,14 +21,6 @@ macro_rules! pending {
 pending! {
     geolocation_me: get "/api/geolocation/me", "refdata";
     benefit_definition: get "/api/benefits/definitions/{id}", "profile";
-    link_transaction_item: post "/api/profile/transactions/items/{id}/list-item", "connections";
-    create_connection: post "/api/connections", "connections";
-    get_connection: get "/api/connections/{id}", "connections";
-    update_connection: put "/api/connections/{id}", "connections";
-    delete_connection: delete "/api/connections/{id}", "connections";
-    list_lists: get "/api/connections/{id}/lists", "connections";
-    create_list: post "/api/connections/{id}/lists", "connections";
-    add_list_item: post "/api/connections/{id}/lists/{listId}/items", "connections";
     qff_validate: post "/api/qff/validate", "qff";
     qff_link: post "/api/qff/link", "qff";
     qff_history: get "/api/qff/history", "qff";
@@ -39,11 +31,6 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(geolocation_me))
         .routes(routes!(benefit_definition))
-        .routes(routes!(link_transaction_item))
-        .routes(routes!(create_connection))
-        .routes(routes!(get_connection, update_connection, delete_connection))
-        .routes(routes!(list_lists, create_list))
-        .routes(routes!(add_list_item))
         .routes(routes!(qff_validate))
         .routes(routes!(qff_link))
         .routes(routes!(qff_history))

@@ -20,6 +20,8 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(update_comms))
         .routes(routes!(consent_history))
         .routes(routes!(transactions))
+        .routes(routes!(link_list_item))
+        .routes(routes!(list_claims, file_claim))
         .routes(routes!(rewards))
         .routes(routes!(benefits))
         .routes(routes!(balances))
@@ -254,9 +256,11 @@ pub struct PageQuery {
     pub page: Option<u32>,
     /// Items per page, at most 100 (default 20).
     pub per_page: Option<u32>,
-    /// Only `-transacted_at` (newest first) is supported.
+    /// `-transacted_at` (newest first, the default) or `transacted_at`.
     pub sort: Option<String>,
+    /// `product` adds each item's product.
     pub include: Option<String>,
+    /// `1` adds each item's linked list item.
     pub include_list_item: Option<String>,
 }
 
@@ -264,6 +268,22 @@ pub struct PageQuery {
 pub struct ProductBody {
     pub id: String,
     pub name: String,
+    /// The variant bought (size, colour), if the catalogue has variants; else empty.
+    pub variant_id: String,
+}
+
+/// The list item a purchased item is linked to (e.g. on a wish list).
+#[derive(Serialize, ToSchema)]
+pub struct ListItemLinkBody {
+    pub id: String,
+    pub list_id: String,
+    pub connection_id: String,
+}
+
+impl From<pb::ListItemLink> for ListItemLinkBody {
+    fn from(l: pb::ListItemLink) -> Self {
+        ListItemLinkBody { id: l.id, list_id: l.list_id, connection_id: l.connection_id }
+    }
 }
 
 #[derive(Serialize, ToSchema)]
@@ -273,7 +293,10 @@ pub struct TransactionItemBody {
     pub quantity: i64,
     /// Exact amount in cents (AUD).
     pub amount_cents: i64,
+    /// With `include=product`.
     pub product: Option<ProductBody>,
+    /// With `include_list_item=1`.
+    pub list_item: Option<ListItemLinkBody>,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -282,8 +305,13 @@ pub struct TransactionBody {
     /// RFC 3339, UTC.
     pub transacted_at: String,
     pub store: String,
+    /// The store's location handle.
+    pub store_handle: String,
+    pub receipt_number: String,
     pub total_cents: i64,
     pub currency: String,
+    /// Points this purchase earned.
+    pub points: i64,
     pub items: Vec<TransactionItemBody>,
 }
 
@@ -304,7 +332,20 @@ pub struct TransactionPage {
 #[utoipa::path(get, path = "/api/profile/transactions", tag = "profile", params(PageQuery), security(("bearer" = [])),
     responses((status = 200, body = TransactionPage), (status = 401, body = crate::error::ErrorBody)))]
 pub async fn transactions(State(s): State<AppState>, m: Member, Query(q): Query<PageQuery>) -> ApiResult<Json<TransactionPage>> {
-    let req = pb::ListTransactionsRequest { page: q.page.unwrap_or(1), per_page: q.per_page.unwrap_or(20) };
+    let oldest_first = match q.sort.as_deref() {
+        None | Some("-transacted_at") => false,
+        Some("transacted_at") => true,
+        Some(_) => {
+            return Err(ApiError::field(StatusCode::UNPROCESSABLE_ENTITY, "Please check the highlighted fields", "sort", "Use -transacted_at or transacted_at"))
+        }
+    };
+    let req = pb::ListTransactionsRequest {
+        page: q.page.unwrap_or(1),
+        per_page: q.per_page.unwrap_or(20),
+        oldest_first,
+        include_product: q.include.as_deref().is_some_and(|i| i.split(',').any(|x| x.trim() == "product")),
+        include_list_item: matches!(q.include_list_item.as_deref(), Some("1" | "true")),
+    };
     let r = s.clients.profile.clone().list_transactions(m.request(req)).await?.into_inner();
     let data = r
         .transactions
@@ -313,8 +354,11 @@ pub async fn transactions(State(s): State<AppState>, m: Member, Query(q): Query<
             id: t.id,
             transacted_at: iso(t.transacted_at),
             store: t.store,
+            store_handle: t.store_handle,
+            receipt_number: t.receipt_number,
             total_cents: t.total_cents,
             currency: t.currency,
+            points: t.points,
             items: t
                 .items
                 .into_iter()
@@ -323,12 +367,137 @@ pub async fn transactions(State(s): State<AppState>, m: Member, Query(q): Query<
                     name: i.name,
                     quantity: i.quantity,
                     amount_cents: i.amount_cents,
-                    product: i.product.map(|p| ProductBody { id: p.id, name: p.name }),
+                    product: i.product.map(|p| ProductBody { id: p.id, name: p.name, variant_id: p.variant_id }),
+                    list_item: i.list_item.map(Into::into),
                 })
                 .collect(),
         })
         .collect();
     Ok(Json(TransactionPage { data, meta: PageMeta { page: r.page, per_page: r.per_page, total: r.total } }))
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct LinkRequest {
+    /// A list item of one of the caller's connections.
+    pub product_list_item_id: Option<String>,
+    /// Only `link`.
+    #[serde(rename = "type")]
+    pub kind: Option<String>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct LinkResponse {
+    pub data: ListItemLinkBody,
+}
+
+/// Links one of the caller's purchased items to one of their list items. A missing list item
+/// answers "Invalid Arguments"; any other failure "Error assigning item".
+#[utoipa::path(post, path = "/api/profile/transactions/items/{id}/list-item", tag = "profile", params(("id" = String, Path)),
+    request_body = LinkRequest, security(("bearer" = [])),
+    responses((status = 200, body = LinkResponse), (status = 404, description = "Not the caller's item", body = crate::error::ErrorBody),
+        (status = 422, body = crate::error::ErrorBody)))]
+pub async fn link_list_item(
+    State(s): State<AppState>,
+    m: Member,
+    Path(id): Path<String>,
+    body: Result<Json<LinkRequest>, JsonRejection>,
+) -> ApiResult<Json<LinkResponse>> {
+    let Json(b) = body.map_err(|r| {
+        let mut e: ApiError = r.into();
+        e.message = portal_common::error::catalogue::INVALID_ARGUMENTS.into();
+        e
+    })?;
+    let req = pb::LinkListItemRequest {
+        transaction_item_id: id,
+        product_list_item_id: b.product_list_item_id.unwrap_or_default(),
+        r#type: b.kind.unwrap_or_default(),
+    };
+    let l = s.clients.profile.clone().link_list_item(m.request(req)).await?.into_inner();
+    Ok(Json(LinkResponse { data: l.into() }))
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct ClaimRequest {
+    /// A location handle (see `GET /api/geolocation`).
+    pub store: String,
+    /// The purchase's date in the tenant's zone, `YYYY-MM-DD`.
+    pub date: String,
+    pub receipt_number: String,
+    /// Dollars as a decimal string, e.g. `59.95`.
+    pub amount: String,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct ClaimBody {
+    pub id: String,
+    pub store: String,
+    pub store_name: String,
+    pub date: String,
+    pub receipt_number: String,
+    pub amount_cents: i64,
+    /// `credited`, `pending` or `rejected`.
+    pub status: String,
+    /// Points issued (credited claims).
+    pub points: i64,
+    /// The purchase on the member's account, once credited.
+    pub transaction_id: Option<String>,
+    pub message: String,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+impl From<pb::Claim> for ClaimBody {
+    fn from(c: pb::Claim) -> Self {
+        ClaimBody {
+            id: c.id,
+            store: c.store,
+            store_name: c.store_name,
+            date: c.date,
+            receipt_number: c.receipt_number,
+            amount_cents: c.amount_cents,
+            status: c.status,
+            points: c.points,
+            transaction_id: Some(c.transaction_id).filter(|t| !t.is_empty()),
+            message: c.message,
+            created_at: iso(c.created_at),
+            updated_at: iso(c.updated_at),
+        }
+    }
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct ClaimResponse {
+    pub data: ClaimBody,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct ClaimList {
+    pub data: Vec<ClaimBody>,
+}
+
+/// Claims a purchase that was not credited. A match with the store's record is credited at
+/// once; otherwise the claim is pending. One claim per receipt, whoever makes it.
+#[utoipa::path(post, path = "/api/profile/claims", tag = "profile", request_body = ClaimRequest, security(("bearer" = [])),
+    responses((status = 201, body = ClaimResponse), (status = 401, body = crate::error::ErrorBody),
+        (status = 409, description = "The receipt was claimed before", body = crate::error::ErrorBody),
+        (status = 422, description = "Field errors in `errors`", body = crate::error::ErrorBody)))]
+pub async fn file_claim(
+    State(s): State<AppState>,
+    m: Member,
+    body: Result<Json<ClaimRequest>, JsonRejection>,
+) -> ApiResult<(StatusCode, Json<ClaimResponse>)> {
+    let Json(b) = body?;
+    let req = pb::FileClaimRequest { store: b.store, date: b.date, receipt_number: b.receipt_number, amount: b.amount };
+    let c = s.clients.profile.clone().file_claim(m.request(req)).await?.into_inner();
+    Ok((StatusCode::CREATED, Json(ClaimResponse { data: c.into() })))
+}
+
+/// The caller's claims, newest first.
+#[utoipa::path(get, path = "/api/profile/claims", tag = "profile", security(("bearer" = [])),
+    responses((status = 200, body = ClaimList), (status = 401, body = crate::error::ErrorBody)))]
+pub async fn list_claims(State(s): State<AppState>, m: Member) -> ApiResult<Json<ClaimList>> {
+    let r = s.clients.profile.clone().list_claims(m.request(pb::ListClaimsRequest {})).await?.into_inner();
+    Ok(Json(ClaimList { data: r.claims.into_iter().map(Into::into).collect() }))
 }
 
 #[derive(Serialize, ToSchema)]

@@ -45,7 +45,8 @@ pub async fn spawn_app(opts: Options) -> Option<TestApp> {
         &tenant,
         json!({
             "general": {"tenant": "demo", "siteMeta": {"title": "My account"}, "smtpPassword": "hunter2", "allowedOrigins": ["https://partner.example"]},
-            "components": {"qantas": {"apiKey": "partner-key", "redemption": {"type": "points"}}, "profile": repo_tenant["components"]["profile"]},
+            "components": {"qantas": {"apiKey": "partner-key", "redemption": {"type": "points"}}, "profile": repo_tenant["components"]["profile"],
+                           "claims": repo_tenant["components"]["claims"], "connections": repo_tenant["components"]["connections"]},
             "secrets": {"jwt": "s3cret"},
             "languages": ["en", "ar"],
             "lastUpdated": 1_763_683_200

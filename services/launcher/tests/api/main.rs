@@ -36,5 +36,6 @@ mod config;
 mod pending;
 mod profile;
 mod details;
+mod orders;
 mod tokens;
 mod web;

@@ -20,7 +20,7 @@ async fn members_read_only_their_own_data(app: &TestApp) {
     assert_ne!(pa["id"], pb["id"]);
 
     // Transactions: newest first, with items; B has none of A's.
-    let ta = app.get("/api/profile/transactions", Some(&a)).await.body;
+    let ta = app.get("/api/profile/transactions?include=product", Some(&a)).await.body;
     let data = ta["data"].as_array().unwrap();
     assert_eq!(data.len(), 3);
     assert_eq!(ta["meta"]["total"], 3);

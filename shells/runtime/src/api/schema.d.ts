@@ -264,7 +264,8 @@ export interface paths {
         /** The caller's connections (one page of up to 500). */
         get: operations["list"];
         put?: never;
-        post: operations["create_connection"];
+        /** Creates a connection of one of the tenant's kinds (one per kind per member). */
+        post: operations["create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -278,10 +279,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: operations["get_connection"];
-        put: operations["update_connection"];
+        /** One of the caller's connections. */
+        get: operations["get_one"];
+        /** Renames one of the caller's connections. */
+        put: operations["update"];
         post?: never;
-        delete: operations["delete_connection"];
+        /** Removes one of the caller's connections with its lists and their items. */
+        delete: operations["delete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -294,8 +298,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: operations["list_lists"];
+        /** The connection's lists with their items. */
+        get: operations["lists"];
         put?: never;
+        /** Creates a list in one of the caller's connections. Failures answer "Error creating list". */
         post: operations["create_list"];
         delete?: never;
         options?: never;
@@ -312,7 +318,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        post: operations["add_list_item"];
+        /**
+         * Adds a product (or variant) to a list; one already there answers 200 with the existing item.
+         *     Failures answer "Error creating list Item".
+         */
+        post: operations["add_item"];
         delete?: never;
         options?: never;
         head?: never;
@@ -546,6 +556,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/profile/claims": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's claims, newest first. */
+        get: operations["list_claims"];
+        put?: never;
+        /**
+         * Claims a purchase that was not credited. A match with the store's record is credited at
+         *     once; otherwise the claim is pending. One claim per receipt, whoever makes it.
+         */
+        post: operations["file_claim"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/profile/points": {
         parameters: {
             query?: never;
@@ -623,7 +654,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        post: operations["link_transaction_item"];
+        /**
+         * Links one of the caller's purchased items to one of their list items. A missing list item
+         *     answers "Invalid Arguments"; any other failure "Error assigning item".
+         */
+        post: operations["link_list_item"];
         delete?: never;
         options?: never;
         head?: never;
@@ -800,6 +835,42 @@ export interface components {
         BenefitList: {
             data: components["schemas"]["BenefitBody"][];
         };
+        ClaimBody: {
+            /** Format: int64 */
+            amount_cents: number;
+            created_at: string;
+            date: string;
+            id: string;
+            message: string;
+            /**
+             * Format: int64
+             * @description Points issued (credited claims).
+             */
+            points: number;
+            receipt_number: string;
+            /** @description `credited`, `pending` or `rejected`. */
+            status: string;
+            store: string;
+            store_name: string;
+            /** @description The purchase on the member's account, once credited. */
+            transaction_id?: string | null;
+            updated_at: string;
+        };
+        ClaimList: {
+            data: components["schemas"]["ClaimBody"][];
+        };
+        ClaimRequest: {
+            /** @description Dollars as a decimal string, e.g. `59.95`. */
+            amount: string;
+            /** @description The purchase's date in the tenant's zone, `YYYY-MM-DD`. */
+            date: string;
+            receipt_number: string;
+            /** @description A location handle (see `GET /api/geolocation`). */
+            store: string;
+        };
+        ClaimResponse: {
+            data: components["schemas"]["ClaimBody"];
+        };
         CodeRequest: {
             customFields?: Record<string, never> | null;
             email: string;
@@ -809,11 +880,20 @@ export interface components {
         };
         ConnectionBody: {
             connector: string;
+            /** @description RFC 3339, UTC. */
+            created_at: string;
             definition: components["schemas"]["Definition"];
             id: string;
+            name: string;
         };
         ConnectionList: {
             data: components["schemas"]["ConnectionBody"][];
+        };
+        ConnectionResponse: {
+            data: components["schemas"]["ConnectionBody"];
+        };
+        ConnectionUpdate: {
+            name: string;
         };
         ConsentHistory: {
             data: components["schemas"]["ConsentRecordBody"][];
@@ -910,6 +990,46 @@ export interface components {
             /** @description A read-only session token for the member, at most 60 minutes. */
             token: string;
         };
+        LinkRequest: {
+            /** @description A list item of one of the caller's connections. */
+            product_list_item_id?: string | null;
+            /** @description Only `link`. */
+            type?: string | null;
+        };
+        LinkResponse: {
+            data: components["schemas"]["ListItemLinkBody"];
+        };
+        ListBody: {
+            handle: string;
+            id: string;
+            items: components["schemas"]["ListItemBody"][];
+            name: string;
+        };
+        ListItemBody: {
+            created_at: string;
+            id: string;
+            list_id: string;
+            /** @description Empty when the item is a variant. */
+            product_id: string;
+            /** @description Empty when the item is a product. */
+            product_variant_id: string;
+            source: string;
+        };
+        /** @description The list item a purchased item is linked to (e.g. on a wish list). */
+        ListItemLinkBody: {
+            connection_id: string;
+            id: string;
+            list_id: string;
+        };
+        ListItemResponse: {
+            data: components["schemas"]["ListItemBody"];
+        };
+        ListResponse: {
+            data: components["schemas"]["ListBody"];
+        };
+        Lists: {
+            data: components["schemas"]["ListBody"][];
+        };
         LocationBody: {
             /**
              * Format: int64
@@ -942,6 +1062,22 @@ export interface components {
         NetworkAvailable: {
             available: boolean;
         };
+        NewConnection: {
+            /** @description One of the tenant's `components.connections.definitions` ids, e.g. `wishlist`. */
+            definition_id: string;
+            name?: string | null;
+        };
+        NewList: {
+            /** @description Lowercase letters, digits, `-` and `_`, e.g. `wishlist`; unique within the connection. */
+            handle?: string | null;
+            name?: string | null;
+        };
+        NewListItem: {
+            product_id?: string | null;
+            product_variant_id?: string | null;
+            /** @description Where the item was added from (default `profile-portal`). */
+            source?: string | null;
+        };
         PageMeta: {
             /** Format: int32 */
             page: number;
@@ -964,6 +1100,8 @@ export interface components {
         ProductBody: {
             id: string;
             name: string;
+            /** @description The variant bought (size, colour), if the catalogue has variants; else empty. */
+            variant_id: string;
         };
         ProfileBody: {
             address: components["schemas"]["AddressBody"];
@@ -1118,7 +1256,15 @@ export interface components {
             currency: string;
             id: string;
             items: components["schemas"]["TransactionItemBody"][];
+            /**
+             * Format: int64
+             * @description Points this purchase earned.
+             */
+            points: number;
+            receipt_number: string;
             store: string;
+            /** @description The store's location handle. */
+            store_handle: string;
             /** Format: int64 */
             total_cents: number;
             /** @description RFC 3339, UTC. */
@@ -1131,6 +1277,7 @@ export interface components {
              */
             amount_cents: number;
             id: string;
+            list_item?: null | components["schemas"]["ListItemLinkBody"];
             name: string;
             product?: null | components["schemas"]["ProductBody"];
             /** Format: int64 */
@@ -1662,7 +1809,10 @@ export interface operations {
     };
     list: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description At most 500 (the default). */
+                "page[size]"?: number | null;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -1687,17 +1837,46 @@ export interface operations {
             };
         };
     };
-    create_connection: {
+    create: {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewConnection"];
+            };
+        };
         responses: {
-            /** @description Not implemented yet */
-            501: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectionResponse"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The member already has one */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown definition */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1707,17 +1886,26 @@ export interface operations {
             };
         };
     };
-    get_connection: {
+    get_one: {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                id: string;
+            };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Not implemented yet */
-            501: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectionResponse"];
+                };
+            };
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1727,17 +1915,38 @@ export interface operations {
             };
         };
     };
-    update_connection: {
+    update: {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                id: string;
+            };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConnectionUpdate"];
+            };
+        };
         responses: {
-            /** @description Not implemented yet */
-            501: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectionResponse"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1747,17 +1956,25 @@ export interface operations {
             };
         };
     };
-    delete_connection: {
+    delete: {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                id: string;
+            };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Not implemented yet */
-            501: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1767,17 +1984,29 @@ export interface operations {
             };
         };
     };
-    list_lists: {
+    lists: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only the list with this handle, e.g. `wishlist`. */
+                "filter[handle]"?: string | null;
+            };
             header?: never;
-            path?: never;
+            path: {
+                id: string;
+            };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Not implemented yet */
-            501: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Lists"];
+                };
+            };
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1791,13 +2020,43 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                id: string;
+            };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewList"];
+            };
+        };
         responses: {
-            /** @description Not implemented yet */
-            501: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListResponse"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Handle in use */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1807,17 +2066,48 @@ export interface operations {
             };
         };
     };
-    add_list_item: {
+    add_item: {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                id: string;
+                listId: string;
+            };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewListItem"];
+            };
+        };
         responses: {
-            /** @description Not implemented yet */
-            501: {
+            /** @description Already in the list */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListItemResponse"];
+                };
+            };
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListItemResponse"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2250,6 +2540,82 @@ export interface operations {
             };
         };
     };
+    list_claims: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClaimList"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    file_claim: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ClaimRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClaimResponse"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The receipt was claimed before */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Field errors in `errors` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     points: {
         parameters: {
             query?: never;
@@ -2338,9 +2704,11 @@ export interface operations {
                 page?: number | null;
                 /** @description Items per page, at most 100 (default 20). */
                 per_page?: number | null;
-                /** @description Only `-transacted_at` (newest first) is supported. */
+                /** @description `-transacted_at` (newest first, the default) or `transacted_at`. */
                 sort?: string | null;
+                /** @description `product` adds each item's product. */
                 include?: string | null;
+                /** @description `1` adds each item's linked list item. */
                 include_list_item?: string | null;
             };
             header?: never;
@@ -2367,17 +2735,39 @@ export interface operations {
             };
         };
     };
-    link_transaction_item: {
+    link_list_item: {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                id: string;
+            };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LinkRequest"];
+            };
+        };
         responses: {
-            /** @description Not implemented yet */
-            501: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LinkResponse"];
+                };
+            };
+            /** @description Not the caller's item */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

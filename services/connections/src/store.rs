@@ -1,0 +1,244 @@
+//! SQL for connections, lists and list items. Every query is scoped to the calling member
+//! (lists and items through their connection), so another member's ids are simply not found.
+use crate::{fields, ERR_CREATING_LIST};
+use portal_common::db::Db;
+use portal_proto::connections::v1 as pb;
+use sqlx::any::AnyRow;
+use sqlx::Row;
+use std::collections::HashMap;
+use tonic::{Code, Status};
+
+type Result<T> = std::result::Result<T, Status>;
+
+fn db(context: &'static str) -> impl FnOnce(sqlx::Error) -> Status {
+    move |e| portal_common::error::internal(context, e)
+}
+
+fn is_unique_violation(e: &sqlx::Error) -> bool {
+    e.as_database_error().is_some_and(|d| d.is_unique_violation())
+}
+
+fn not_found(what: &str) -> Status {
+    Status::not_found(format!("No such {what}"))
+}
+
+const CONNECTION_COLS: &str = "id, definition_id, connector, name, created_at";
+
+fn connection_row(r: AnyRow) -> pb::Connection {
+    pb::Connection { id: r.get("id"), definition_id: r.get("definition_id"), connector: r.get("connector"), name: r.get("name"), created_at: r.get("created_at") }
+}
+
+pub async fn connections(db_: &Db, pid: &str, size: u32) -> Result<Vec<pb::Connection>> {
+    Ok(sqlx::query(&format!("SELECT {CONNECTION_COLS} FROM connections WHERE profile_id = $1 ORDER BY created_at, id LIMIT $2"))
+        .bind(pid)
+        .bind(i64::from(size))
+        .fetch_all(&db_.pool)
+        .await
+        .map_err(db("listing connections"))?
+        .into_iter()
+        .map(connection_row)
+        .collect())
+}
+
+pub async fn connection(db_: &Db, pid: &str, id: &str) -> Result<pb::Connection> {
+    sqlx::query(&format!("SELECT {CONNECTION_COLS} FROM connections WHERE profile_id = $1 AND id = $2"))
+        .bind(pid)
+        .bind(id)
+        .fetch_optional(&db_.pool)
+        .await
+        .map_err(db("reading a connection"))?
+        .map(connection_row)
+        .ok_or_else(|| not_found("connection"))
+}
+
+/// A new connection; the unique index allows one per definition per member.
+pub async fn create_connection(db_: &Db, pid: &str, definition: &str, connector: &str, name: &str) -> Result<pb::Connection> {
+    let c = pb::Connection {
+        id: portal_common::new_id("con_"),
+        definition_id: definition.into(),
+        connector: connector.into(),
+        name: name.into(),
+        created_at: portal_common::now_unix(),
+    };
+    sqlx::query("INSERT INTO connections (id, profile_id, definition_id, connector, name, created_at) VALUES ($1, $2, $3, $4, $5, $6)")
+        .bind(&c.id)
+        .bind(pid)
+        .bind(&c.definition_id)
+        .bind(&c.connector)
+        .bind(&c.name)
+        .bind(c.created_at)
+        .execute(&db_.pool)
+        .await
+        .map_err(|e| {
+            if is_unique_violation(&e) {
+                fields(Code::AlreadyExists, "You already have this connection", "definition_id", "You already have this connection")
+            } else {
+                db("creating a connection")(e)
+            }
+        })?;
+    Ok(c)
+}
+
+pub async fn rename_connection(db_: &Db, pid: &str, id: &str, name: &str) -> Result<pb::Connection> {
+    let n = sqlx::query("UPDATE connections SET name = $3 WHERE profile_id = $1 AND id = $2")
+        .bind(pid)
+        .bind(id)
+        .bind(name)
+        .execute(&db_.pool)
+        .await
+        .map_err(db("renaming a connection"))?
+        .rows_affected();
+    if n == 0 {
+        return Err(not_found("connection"));
+    }
+    connection(db_, pid, id).await
+}
+
+/// Removes a connection with its lists and their items, in one transaction.
+pub async fn delete_connection(db_: &Db, pid: &str, id: &str) -> Result<()> {
+    let mut tx = db_.pool.begin().await.map_err(db("deleting a connection"))?;
+    let owned = sqlx::query("SELECT id FROM connections WHERE profile_id = $1 AND id = $2")
+        .bind(pid)
+        .bind(id)
+        .fetch_optional(&mut *tx)
+        .await
+        .map_err(db("deleting a connection"))?;
+    if owned.is_none() {
+        return Err(not_found("connection"));
+    }
+    for sql in [
+        "DELETE FROM list_items WHERE list_id IN (SELECT id FROM product_lists WHERE connection_id = $1)",
+        "DELETE FROM product_lists WHERE connection_id = $1",
+        "DELETE FROM connections WHERE id = $1",
+    ] {
+        sqlx::query(sql).bind(id).execute(&mut *tx).await.map_err(db("deleting a connection"))?;
+    }
+    tx.commit().await.map_err(db("deleting a connection"))?;
+    Ok(())
+}
+
+async fn own_connection(db_: &Db, pid: &str, connection_id: &str) -> Result<()> {
+    connection(db_, pid, connection_id).await.map(drop)
+}
+
+fn item_row(r: &AnyRow) -> pb::ListItem {
+    pb::ListItem {
+        id: r.get("id"),
+        list_id: r.get("list_id"),
+        product_id: r.get("product_id"),
+        product_variant_id: r.get("product_variant_id"),
+        source: r.get("source"),
+        created_at: r.get("created_at"),
+    }
+}
+
+/// The connection's lists (only the one with `handle` when given), each with its items.
+pub async fn lists(db_: &Db, pid: &str, connection_id: &str, handle: &str) -> Result<Vec<pb::ProductList>> {
+    own_connection(db_, pid, connection_id).await?;
+    let rows = sqlx::query(
+        "SELECT id, connection_id, handle, name FROM product_lists WHERE connection_id = $1 AND ($2 = '' OR handle = $2) ORDER BY created_at, id",
+    )
+    .bind(connection_id)
+    .bind(handle)
+    .fetch_all(&db_.pool)
+    .await
+    .map_err(db("listing lists"))?;
+    let mut lists: Vec<pb::ProductList> = rows
+        .into_iter()
+        .map(|r| pb::ProductList { id: r.get("id"), connection_id: r.get("connection_id"), handle: r.get("handle"), name: r.get("name"), items: vec![] })
+        .collect();
+    let items = sqlx::query(
+        "SELECT i.id, i.list_id, i.product_id, i.product_variant_id, i.source, i.created_at FROM list_items i
+         JOIN product_lists l ON l.id = i.list_id WHERE l.connection_id = $1 ORDER BY i.created_at, i.id",
+    )
+    .bind(connection_id)
+    .fetch_all(&db_.pool)
+    .await
+    .map_err(db("listing list items"))?;
+    let mut by_list: HashMap<String, Vec<pb::ListItem>> = HashMap::new();
+    for r in &items {
+        let item = item_row(r);
+        by_list.entry(item.list_id.clone()).or_default().push(item);
+    }
+    for l in &mut lists {
+        l.items = by_list.remove(&l.id).unwrap_or_default();
+    }
+    Ok(lists)
+}
+
+pub async fn create_list(db_: &Db, pid: &str, connection_id: &str, handle: &str, name: &str) -> Result<pb::ProductList> {
+    own_connection(db_, pid, connection_id).await?;
+    let list = pb::ProductList { id: portal_common::new_id("lst_"), connection_id: connection_id.into(), handle: handle.into(), name: name.into(), items: vec![] };
+    sqlx::query("INSERT INTO product_lists (id, connection_id, handle, name, created_at) VALUES ($1, $2, $3, $4, $5)")
+        .bind(&list.id)
+        .bind(connection_id)
+        .bind(handle)
+        .bind(name)
+        .bind(portal_common::now_unix())
+        .execute(&db_.pool)
+        .await
+        .map_err(|e| {
+            if is_unique_violation(&e) {
+                fields(Code::AlreadyExists, ERR_CREATING_LIST, "handle", "This connection already has a list with this handle")
+            } else {
+                db("creating a list")(e)
+            }
+        })?;
+    Ok(list)
+}
+
+/// Adds a product to a list; a product already there answers the existing item (`false`).
+pub async fn add_item(db_: &Db, pid: &str, connection_id: &str, list_id: &str, product: &str, variant: &str, source: &str) -> Result<(pb::ListItem, bool)> {
+    own_connection(db_, pid, connection_id).await?;
+    let in_connection = sqlx::query("SELECT id FROM product_lists WHERE id = $1 AND connection_id = $2")
+        .bind(list_id)
+        .bind(connection_id)
+        .fetch_optional(&db_.pool)
+        .await
+        .map_err(db("adding a list item"))?;
+    if in_connection.is_none() {
+        return Err(not_found("list"));
+    }
+    let id = portal_common::new_id("li_");
+    let created = sqlx::query(
+        "INSERT INTO list_items (id, list_id, product_id, product_variant_id, source, created_at) VALUES ($1, $2, $3, $4, $5, $6)
+         ON CONFLICT (list_id, product_id, product_variant_id) DO NOTHING",
+    )
+    .bind(&id)
+    .bind(list_id)
+    .bind(product)
+    .bind(variant)
+    .bind(source)
+    .bind(portal_common::now_unix())
+    .execute(&db_.pool)
+    .await
+    .map_err(db("adding a list item"))?
+    .rows_affected()
+        == 1;
+    let row = sqlx::query(
+        "SELECT id, list_id, product_id, product_variant_id, source, created_at FROM list_items
+         WHERE list_id = $1 AND product_id = $2 AND product_variant_id = $3",
+    )
+    .bind(list_id)
+    .bind(product)
+    .bind(variant)
+    .fetch_one(&db_.pool)
+    .await
+    .map_err(db("adding a list item"))?;
+    Ok((item_row(&row), created))
+}
+
+pub async fn list_item_ref(db_: &Db, pid: &str, id: &str) -> Result<pb::ListItemRef> {
+    sqlx::query(
+        "SELECT i.id, i.list_id, l.connection_id FROM list_items i
+         JOIN product_lists l ON l.id = i.list_id JOIN connections c ON c.id = l.connection_id
+         WHERE i.id = $1 AND c.profile_id = $2",
+    )
+    .bind(id)
+    .bind(pid)
+    .fetch_optional(&db_.pool)
+    .await
+    .map_err(db("reading a list item"))?
+    .map(|r| pb::ListItemRef { id: r.get("id"), list_id: r.get("list_id"), connection_id: r.get("connection_id") })
+    .ok_or_else(|| not_found("list item"))
+}

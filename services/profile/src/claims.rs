@@ -1,0 +1,323 @@
+//! Claims for purchases that were not credited. A claim is checked (store, date within the
+//! tenant's window, positive amount, receipt number), then matched against the store's own
+//! record of sales: a match is credited at once (the purchase joins the member's transactions
+//! and its points are issued once), otherwise the claim waits as pending and is matched again
+//! whenever the member looks at their claims. One claim per receipt, whoever makes it.
+use crate::error::{is_unique_violation, ProfileError};
+use crate::rules::ProfileRules;
+use crate::validate::Fields;
+use chrono::{NaiveDate, TimeZone};
+use portal_common::db::Db;
+use portal_proto::profile::v1 as pb;
+use sqlx::any::AnyRow;
+use sqlx::{Any, Row, Transaction};
+
+type Result<T> = std::result::Result<T, ProfileError>;
+
+pub const ALREADY_CLAIMED: &str = "This receipt has already been claimed";
+const NOT_FOUND_MESSAGE: &str = "We could not find this purchase";
+/// How long past the claim window a pending claim keeps waiting for the store's record.
+const GRACE_DAYS: i64 = 14;
+
+/// Dollars as typed (`59.95`, `$59.95`, `59`) to exact cents; no floats anywhere.
+pub fn amount(raw: &str) -> std::result::Result<i64, &'static str> {
+    let s = raw.trim().trim_start_matches('$').replace(',', "");
+    let bad = "Enter an amount like 59.95";
+    if s.starts_with('-') {
+        return Err("Enter an amount greater than $0.00");
+    }
+    let (whole, frac) = s.split_once('.').unwrap_or((&s, ""));
+    if whole.is_empty() && frac.is_empty() || whole.len() > 7 || frac.len() > 2 {
+        return Err(bad);
+    }
+    if !whole.chars().chain(frac.chars()).all(|c| c.is_ascii_digit()) {
+        return Err(bad);
+    }
+    let dollars: i64 = if whole.is_empty() { 0 } else { whole.parse().map_err(|_| bad)? };
+    let cents: i64 = format!("{frac:0<2}").parse().map_err(|_| bad)?;
+    let total = dollars * 100 + cents;
+    if total <= 0 {
+        return Err("Enter an amount greater than $0.00");
+    }
+    Ok(total)
+}
+
+/// A receipt number as printed: letters, digits and hyphens, compared without case.
+pub fn receipt_number(raw: &str) -> std::result::Result<String, &'static str> {
+    let s = raw.trim().to_uppercase();
+    if s.is_empty() {
+        return Err("Required");
+    }
+    if s.len() > 32 || !s.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
+        return Err("Use the letters, digits and hyphens printed on the receipt");
+    }
+    Ok(s)
+}
+
+/// The purchase date: a real date, not after `today`, and within the claim window.
+pub fn purchase_date(raw: &str, today: NaiveDate, window_days: i64) -> std::result::Result<NaiveDate, String> {
+    let d = NaiveDate::parse_from_str(raw.trim(), "%Y-%m-%d").map_err(|_| "Use a real date in the form YYYY-MM-DD".to_string())?;
+    if d > today {
+        return Err("The date can't be in the future".into());
+    }
+    if (today - d).num_days() > window_days {
+        return Err(format!("Claims can be made for purchases in the last {window_days} days"));
+    }
+    Ok(d)
+}
+
+fn now_ms() -> i64 {
+    chrono::Utc::now().timestamp_millis()
+}
+
+/// Today in the tenant's zone.
+pub fn today(rules: &ProfileRules) -> NaiveDate {
+    chrono::Utc::now().with_timezone(&rules.zone).date_naive()
+}
+
+/// Points for a purchase: whole dollars (half up) times the tenant's rate.
+pub fn points_for(cents: i64, rules: &ProfileRules) -> i64 {
+    (cents * rules.claims.points_per_dollar + 50).div_euclid(100)
+}
+
+/// A checked claim, ready to file.
+pub struct NewClaim {
+    pub store: String,
+    pub store_name: String,
+    pub date: NaiveDate,
+    pub receipt_number: String,
+    pub amount_cents: i64,
+}
+
+/// Checks the fields that need no lookup; the store is checked by the caller.
+pub fn check(r: &pb::FileClaimRequest, rules: &ProfileRules, f: &mut Fields) -> Option<(NaiveDate, String, i64)> {
+    let date = match purchase_date(&r.date, today(rules), rules.claims.window_days) {
+        Ok(d) => Some(d),
+        Err(m) => {
+            f.add("date", &m);
+            None
+        }
+    };
+    let receipt = f.check("receipt_number", receipt_number(&r.receipt_number));
+    let cents = f.check("amount", amount(&r.amount));
+    Some((date?, receipt, cents))
+}
+
+const CLAIM_COLS: &str =
+    "id, store_handle, store_name, purchase_date, receipt_number, amount_cents, status, points, transaction_id, message, created_at_ms, updated_at_ms";
+
+fn claim_row(r: &AnyRow) -> pb::Claim {
+    pb::Claim {
+        id: r.get("id"),
+        store: r.get("store_handle"),
+        store_name: r.get("store_name"),
+        date: r.get("purchase_date"),
+        receipt_number: r.get("receipt_number"),
+        amount_cents: r.get("amount_cents"),
+        status: r.get("status"),
+        points: r.get("points"),
+        transaction_id: r.get("transaction_id"),
+        message: r.get("message"),
+        created_at: r.get::<i64, _>("created_at_ms") / 1000,
+        updated_at: r.get::<i64, _>("updated_at_ms") / 1000,
+    }
+}
+
+/// Files a claim in one transaction: the claim row first (its unique index refuses a receipt
+/// claimed before, even by a concurrent request), then the match.
+pub async fn file(db: &Db, tenant: &str, pid: &str, c: &NewClaim, rules: &ProfileRules) -> Result<pb::Claim> {
+    let now = now_ms();
+    let id = portal_common::new_id("clm_");
+    let mut tx = db.pool.begin().await?;
+    sqlx::query(
+        "INSERT INTO claims (id, tenant, profile_id, store_handle, store_name, receipt_number, purchase_date, amount_cents, status, created_at_ms, updated_at_ms)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'pending', $9, $9)",
+    )
+    .bind(&id)
+    .bind(tenant)
+    .bind(pid)
+    .bind(&c.store)
+    .bind(&c.store_name)
+    .bind(&c.receipt_number)
+    .bind(c.date.format("%Y-%m-%d").to_string())
+    .bind(c.amount_cents)
+    .bind(now)
+    .execute(&mut *tx)
+    .await
+    .map_err(|e| if is_unique_violation(&e) { ProfileError::Conflict("receipt_number", ALREADY_CLAIMED) } else { e.into() })?;
+    // A sale already on someone's account (scanned at the till, or claimed) cannot be claimed.
+    let on_account = sqlx::query("SELECT profile_id FROM store_receipts WHERE tenant = $1 AND store_handle = $2 AND receipt_number = $3 AND profile_id <> ''")
+        .bind(tenant)
+        .bind(&c.store)
+        .bind(&c.receipt_number)
+        .fetch_optional(&mut *tx)
+        .await?;
+    if on_account.is_some() {
+        return Err(ProfileError::Conflict("receipt_number", ALREADY_CLAIMED));
+    }
+    try_credit(&mut tx, tenant, pid, &id, rules).await?;
+    let row = sqlx::query(&format!("SELECT {CLAIM_COLS} FROM claims WHERE id = $1")).bind(&id).fetch_one(&mut *tx).await?;
+    tx.commit().await?;
+    Ok(claim_row(&row))
+}
+
+/// Credits a pending claim if the store has a matching sale not yet on anyone's account:
+/// same receipt number, same local date, same amount. Returns whether it did.
+async fn try_credit(tx: &mut Transaction<'_, Any>, tenant: &str, pid: &str, claim_id: &str, rules: &ProfileRules) -> Result<bool> {
+    let claim = sqlx::query(&format!("SELECT {CLAIM_COLS} FROM claims WHERE id = $1 AND profile_id = $2 AND status = 'pending'"))
+        .bind(claim_id)
+        .bind(pid)
+        .fetch_optional(&mut **tx)
+        .await?;
+    let Some(claim) = claim.as_ref().map(claim_row) else { return Ok(false) };
+    let receipt = sqlx::query(
+        "SELECT id, transacted_at, total_cents, currency FROM store_receipts
+         WHERE tenant = $1 AND store_handle = $2 AND receipt_number = $3 AND profile_id = ''",
+    )
+    .bind(tenant)
+    .bind(&claim.store)
+    .bind(&claim.receipt_number)
+    .fetch_optional(&mut **tx)
+    .await?;
+    let Some(receipt) = receipt else { return Ok(false) };
+    let (receipt_id, at, total): (String, i64, i64) = (receipt.get("id"), receipt.get("transacted_at"), receipt.get("total_cents"));
+    let local_date = rules.zone.timestamp_opt(at, 0).single().map(|t| t.date_naive().format("%Y-%m-%d").to_string());
+    if local_date.as_deref() != Some(claim.date.as_str()) || total != claim.amount_cents {
+        return Ok(false);
+    }
+    // Take the sale for this member; if another request took it first, nothing is credited.
+    let taken = sqlx::query("UPDATE store_receipts SET profile_id = $2 WHERE id = $1 AND profile_id = ''")
+        .bind(&receipt_id)
+        .bind(pid)
+        .execute(&mut **tx)
+        .await?
+        .rows_affected();
+    if taken != 1 {
+        return Ok(false);
+    }
+    let points = points_for(total, rules);
+    let txn_id = portal_common::new_id("txn_");
+    sqlx::query(
+        "INSERT INTO transactions (id, profile_id, transacted_at, store, total_cents, currency, receipt_number, store_handle, points)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+    )
+    .bind(&txn_id)
+    .bind(pid)
+    .bind(at)
+    .bind(&claim.store_name)
+    .bind(total)
+    .bind(receipt.get::<String, _>("currency"))
+    .bind(&claim.receipt_number)
+    .bind(&claim.store)
+    .bind(points)
+    .execute(&mut **tx)
+    .await?;
+    sqlx::query(
+        "INSERT INTO transaction_items (id, transaction_id, position, name, quantity, amount_cents, product_id, product_name, variant_id)
+         SELECT $1 || '_item' || CAST(position AS TEXT), $1, position, name, quantity, amount_cents, product_id, product_name, variant_id
+         FROM store_receipt_items WHERE receipt_id = $2",
+    )
+    .bind(&txn_id)
+    .bind(&receipt_id)
+    .execute(&mut **tx)
+    .await?;
+    // The ref's unique index makes issuing a claim's points idempotent.
+    sqlx::query("INSERT INTO points (id, profile_id, points, reason, issued_at, ref) VALUES ($1, $2, $3, $4, $5, $6)")
+        .bind(crate::store::new_points_id())
+        .bind(pid)
+        .bind(points)
+        .bind(format!("Claimed purchase at {}", claim.store_name))
+        .bind(portal_common::now_unix())
+        .bind(format!("claim:{claim_id}"))
+        .execute(&mut **tx)
+        .await?;
+    sqlx::query("UPDATE claims SET status = 'credited', points = $2, transaction_id = $3, message = '', updated_at_ms = $4 WHERE id = $1")
+        .bind(claim_id)
+        .bind(points)
+        .bind(&txn_id)
+        .bind(now_ms())
+        .execute(&mut **tx)
+        .await?;
+    Ok(true)
+}
+
+/// The member's claims, newest first, after matching the pending ones again (and rejecting
+/// those whose window has long closed).
+pub async fn list(db: &Db, tenant: &str, pid: &str, rules: &ProfileRules) -> Result<Vec<pb::Claim>> {
+    let pending: Vec<(String, String)> = sqlx::query("SELECT id, purchase_date FROM claims WHERE profile_id = $1 AND status = 'pending'")
+        .bind(pid)
+        .fetch_all(&db.pool)
+        .await?
+        .into_iter()
+        .map(|r| (r.get("id"), r.get("purchase_date")))
+        .collect();
+    let today = today(rules);
+    for (id, date) in pending {
+        let mut tx = db.pool.begin().await?;
+        if !try_credit(&mut tx, tenant, pid, &id, rules).await? {
+            let expired = NaiveDate::parse_from_str(&date, "%Y-%m-%d").is_ok_and(|d| (today - d).num_days() > rules.claims.window_days + GRACE_DAYS);
+            if expired {
+                sqlx::query("UPDATE claims SET status = 'rejected', message = $2, updated_at_ms = $3 WHERE id = $1 AND status = 'pending'")
+                    .bind(&id)
+                    .bind(NOT_FOUND_MESSAGE)
+                    .bind(now_ms())
+                    .execute(&mut *tx)
+                    .await?;
+            }
+        }
+        tx.commit().await?;
+    }
+    Ok(sqlx::query(&format!("SELECT {CLAIM_COLS} FROM claims WHERE profile_id = $1 ORDER BY created_at_ms DESC, id DESC LIMIT 200"))
+        .bind(pid)
+        .fetch_all(&db.pool)
+        .await?
+        .iter()
+        .map(claim_row)
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn amounts_are_exact_cents() {
+        assert_eq!(amount("59.95"), Ok(5995));
+        assert_eq!(amount("$59.9"), Ok(5990));
+        assert_eq!(amount("120"), Ok(12000));
+        assert_eq!(amount("1,200.05"), Ok(120005));
+        assert_eq!(amount(".5"), Ok(50));
+        // 0.1 + 0.2 style errors cannot happen: 19.99 is 1999, not 1998.9999.
+        assert_eq!(amount("19.99"), Ok(1999));
+        for bad in ["", "abc", "1.999", "-5", "0", "0.00", "1e3", "12.3.4", "99999999"] {
+            assert!(amount(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn receipt_numbers_are_normalised() {
+        assert_eq!(receipt_number(" mc01-100234 "), Ok("MC01-100234".into()));
+        assert!(receipt_number("").is_err());
+        assert!(receipt_number("MC01 100234").is_err());
+        assert!(receipt_number(&"9".repeat(33)).is_err());
+    }
+
+    #[test]
+    fn dates_are_in_the_window_and_not_in_the_future() {
+        let today = NaiveDate::from_ymd_opt(2026, 11, 21).unwrap();
+        assert!(purchase_date("2026-11-21", today, 30).is_ok());
+        assert!(purchase_date("2026-10-22", today, 30).is_ok());
+        assert_eq!(purchase_date("2026-10-21", today, 30).unwrap_err(), "Claims can be made for purchases in the last 30 days");
+        assert_eq!(purchase_date("2026-11-22", today, 30).unwrap_err(), "The date can't be in the future");
+        assert!(purchase_date("2026-02-30", today, 30).is_err());
+    }
+
+    #[test]
+    fn points_round_half_up() {
+        let rules = ProfileRules::default();
+        assert_eq!(points_for(5995, &rules), 60);
+        assert_eq!(points_for(12990, &rules), 130);
+        assert_eq!(points_for(14949, &rules), 149);
+        assert_eq!(points_for(14950, &rules), 150);
+    }
+}
