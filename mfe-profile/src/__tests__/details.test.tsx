@@ -3,7 +3,7 @@ import { onAnalytics, toastStore, type AnalyticsEvent } from '@portal/runtime';
 import { countriesStore } from '@portal/runtime/countries';
 import type { FetchStub } from '@portal/build/src/fetch-stub';
 import { PROFILE, answersWith, backend, refused, renderAt, resetAll, toasts } from './fixtures';
-import type { ProfileBody } from '../api/types';
+import type { Profile } from '@portal/runtime';
 
 let stub: FetchStub;
 
@@ -43,7 +43,7 @@ describe('My Details', () => {
   });
 
   it('saves only what changed with PUT /api/profile and shows the answer', async () => {
-    stub = backend({ 'PUT /api/profile': answersWith((p, body) => ({ ...p, ...(body as Partial<ProfileBody>) })) });
+    stub = backend({ 'PUT /api/profile': answersWith((p, body) => ({ ...p, ...(body as Partial<Profile>) })) });
     await openDetails();
     fireEvent.change(field('First name'), { target: { value: '  Danielle ' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save changes' }));
@@ -56,7 +56,7 @@ describe('My Details', () => {
   });
 
   it('sends the whole address when part of it changed, the state picked from the chosen country', async () => {
-    stub = backend({ 'PUT /api/profile': answersWith((p, body) => ({ ...p, ...(body as Partial<ProfileBody>) })) });
+    stub = backend({ 'PUT /api/profile': answersWith((p, body) => ({ ...p, ...(body as Partial<Profile>) })) });
     await openDetails();
     fireEvent.change(field('State or region'), { target: { value: 'NSW' } });
     fireEvent.change(field('City or suburb'), { target: { value: 'Sydney' } });
@@ -132,7 +132,7 @@ describe('My Details', () => {
 describe('linked identities', () => {
   it('lists the email identity and edits the tenant’s handles', async () => {
     stub = backend({
-      'PUT /api/profile': answersWith((p, body) => ({ ...p, identities: [...p.identities.filter((i) => i.handle !== 'loyalty_card'), ...(body.identities as ProfileBody['identities'])] })),
+      'PUT /api/profile': answersWith((p, body) => ({ ...p, identities: [...p.identities.filter((i) => i.handle !== 'loyalty_card'), ...(body.identities as Profile['identities'])] })),
     });
     await openDetails();
     const section = screen.getByRole('heading', { level: 2, name: 'Linked identities' }).closest('section')!;

@@ -1,14 +1,13 @@
 // Shared by this MFE's tests: the contract's profile body, tenant config and a signed-in member.
 import { act, render } from '@testing-library/react';
-import { authStore, configStore, initI18n, toastStore, type Country, type PortalConfig } from '@portal/runtime';
+import { authStore, configStore, initI18n, toastStore, type Country, type PortalConfig, type Profile } from '@portal/runtime';
 import { countriesStore } from '@portal/runtime/countries';
 import { stubFetch, type FetchStub, type StubResponse, type StubRoute } from '@portal/build/src/fetch-stub';
 import { Root } from '../Root';
 import { queryClient } from '../providers';
 import { resetRestored } from '../persist';
-import type { ProfileBody } from '../api/types';
 
-export const PROFILE: ProfileBody = {
+export const PROFILE: Profile = {
   id: 'p_demo',
   email: 'demo@example.com',
   first_name: 'Dana',
@@ -82,8 +81,8 @@ export function backend(routes: Record<string, StubRoute> = {}): FetchStub {
 }
 
 /** A PUT that answers 200 with the profile changed by `apply`, as every profile write does. */
-export const answersWith = (apply: (p: ProfileBody, body: Record<string, unknown>) => ProfileBody): StubRoute => (req) => ({
-  body: apply(JSON.parse(JSON.stringify(PROFILE)) as ProfileBody, req.body as Record<string, unknown>),
+export const answersWith = (apply: (p: Profile, body: Record<string, unknown>) => Profile): StubRoute => (req) => ({
+  body: apply(JSON.parse(JSON.stringify(PROFILE)) as Profile, req.body as Record<string, unknown>),
 });
 
 export const refused = (errors: Record<string, string>, status = 422): StubResponse => ({

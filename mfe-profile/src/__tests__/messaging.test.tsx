@@ -6,7 +6,7 @@ import { PROFILE, answersWith, backend, refused, renderAt, resetAll, toasts } fr
 import { queryClient } from '../providers';
 import { profileKey } from '../api/profile';
 import { useUpdateComms } from '../features/messaging/hooks/use-comms';
-import type { ProfileBody } from '../api/types';
+import type { Profile } from '@portal/runtime';
 
 let stub: FetchStub;
 
@@ -23,7 +23,7 @@ function held() {
   return { route: () => answer, release };
 }
 
-const withComms = (change: Record<string, boolean>): ProfileBody => ({
+const withComms = (change: Record<string, boolean>): Profile => ({
   ...PROFILE,
   attributes: { comms: { ...PROFILE.attributes.comms, ...change } },
 });
@@ -57,7 +57,7 @@ describe('Messaging Preferences', () => {
     expect(stub.calls.filter((c) => c.method === 'PUT').map((c) => c.body)).toEqual([{ sms: true }]);
     await act(async () => put.release({ body: withComms({ sms: true }) }));
     expect(toggle('SMS')).toBeChecked();
-    expect(queryClient.getQueryData<ProfileBody>(profileKey('p_demo'))?.attributes.comms.sms).toBe(true);
+    expect(queryClient.getQueryData<Profile>(profileKey('p_demo'))?.attributes.comms.sms).toBe(true);
     // The consent history is reloaded after a change.
     await waitFor(() => expect(stub.calls.filter((c) => c.path.endsWith('/comms/history'))).toHaveLength(2));
   });
@@ -102,7 +102,7 @@ describe('Messaging Preferences', () => {
     await act(async () => {
       await expect(result.current.mutateAsync({ push: false })).rejects.toMatchObject({ status: 422, errors: { fax: 'Unknown preference' } });
     });
-    expect(queryClient.getQueryData<ProfileBody>(profileKey('p_demo'))?.attributes.comms.push).toBe(true);
+    expect(queryClient.getQueryData<Profile>(profileKey('p_demo'))?.attributes.comms.push).toBe(true);
     expect(toasts()).toHaveLength(1);
   });
 

@@ -1,5 +1,21 @@
 import type { PortalConfig } from '@portal/runtime';
-import type { GarmentChart, ProfileSettings } from '../api/types';
+
+/** One garment's size chart: the size lists of a garment are index-aligned across systems. */
+export interface GarmentChart {
+  systems: Record<string, string[]>;
+  fits: string[];
+  convertible: boolean;
+}
+
+/**
+ * Tenant config `components.profile` (the generated config type leaves components open, so
+ * this shape is the contract's, read defensively below).
+ */
+export interface ProfileSettings {
+  identities: string[];
+  comms: { channels: string[]; topics: string[] };
+  sizes: Record<string, GarmentChart>;
+}
 
 /** Spec 1: the channels a member can be contacted on, when the tenant config names none. */
 export const DEFAULT_CHANNELS = ['email', 'sms', 'push', 'post'];

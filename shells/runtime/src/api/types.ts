@@ -17,6 +17,16 @@ export type ExchangeRequest = Schemas['ExchangeRequest'];
 export type ExchangeResponse = Schemas['Session'];
 export type Identity = Schemas['IdentityBody'];
 export type Profile = Schemas['ProfileBody'];
+export type Address = Schemas['AddressBody'];
+export type ProfileUpdate = Schemas['ProfileUpdate'];
+export type AttributeValue = Schemas['AttributeValue'];
+export type ConsentRecord = Schemas['ConsentRecordBody'];
+export type ConsentHistory = Schemas['ConsentHistory'];
+export type Country = Schemas['CountryBody'];
+export type CountryState = Schemas['StateBody'];
+export type CountryList = Schemas['CountryList'];
+export type StoreLocation = Schemas['LocationBody'];
+export type GeolocationResponse = Schemas['Geolocation'];
 export type TransactionItem = Schemas['TransactionItemBody'];
 export type Transaction = Schemas['TransactionBody'];
 export type PageMeta = Schemas['PageMeta'];
@@ -41,26 +51,3 @@ export interface MfeManifestEntry {
 }
 
 export type MfeManifest = Record<string, MfeManifestEntry>;
-
-// Hand-written from docs/api-contract.md (issue 4, "Reference data") until the generated schema
-// has the countries routes; then these become `Schemas['…']` aliases like the ones above.
-/** One ISO 3166-2 subdivision of a country. */
-export interface CountryState {
-  /** e.g. `AU-VIC` */
-  iso_2_country_state_code: string;
-  /** e.g. `VIC` */
-  iso: string;
-  name: string;
-}
-
-/** One ISO 3166-1 country (GET /api/countries). */
-export interface Country {
-  iso_2: string;
-  iso_3: string;
-  name: string;
-  states: CountryState[];
-}
-
-export interface CountryList {
-  countries: Country[];
-}

@@ -5,7 +5,7 @@ import { addToast } from '@portal/runtime';
 import { findCountry, findState, useCountries } from '@portal/runtime/countries';
 import { SelectField, SubmitButton, TextField } from '../../../components/Field';
 import { toastSaved, toastWriteError, useDraft, useServerErrors, type FieldErrors } from '../../../lib/form';
-import type { Address, ProfileBody, ProfileUpdate } from '../../../api/types';
+import type { Address, Profile, ProfileUpdate } from '@portal/runtime';
 import { useSaveProfile } from '../hooks/use-save-profile';
 
 const EMPTY_ADDRESS: Address = { line1: '', line2: '', city: '', state: '', postcode: '', country: '' };
@@ -14,7 +14,7 @@ type Personal = (typeof PERSONAL)[number];
 
 type Draft = Record<Personal, string> & { address: Address };
 
-function draftOf(p: ProfileBody): Draft {
+function draftOf(p: Profile): Draft {
   return {
     first_name: p.first_name ?? '',
     last_name: p.last_name ?? '',
@@ -133,7 +133,7 @@ function AddressFields({
 }
 
 /** My Details: name, contact details, birth date and address, saved with PUT /api/profile. */
-export function DetailsForm({ profile, readOnly }: { profile: ProfileBody; readOnly: boolean }) {
+export function DetailsForm({ profile, readOnly }: { profile: Profile; readOnly: boolean }) {
   const { t } = useTranslation();
   const { saved, draft, setDraft, reset } = useDraft(draftOf(profile), (a, b) => changesOf(a, b) !== null);
   const { ref, errors, fromError, clear } = useServerErrors<HTMLFormElement>();

@@ -4,17 +4,17 @@ import { Bdi, addToast, useConfig } from '@portal/runtime';
 import { SubmitButton, TextField } from '../../../components/Field';
 import { toastSaved, toastWriteError, useDraft, useServerErrors } from '../../../lib/form';
 import { profileSettings } from '../../../lib/settings';
-import type { ProfileBody, ProfileIdentity } from '../../../api/types';
+import type { Identity, Profile } from '@portal/runtime';
 import { useSaveProfile } from '../hooks/use-save-profile';
 
-const linkedOf = (p: ProfileBody, handles: string[]) =>
+const linkedOf = (p: Profile, handles: string[]) =>
   Object.fromEntries(handles.map((h) => [h, p.identities?.find((i) => i.handle === h)?.identifier ?? '']));
 
 /**
  * Linked identities: every identity is listed; the tenant's own handles
  * (config components.profile.identities) can be added, changed or removed with PUT /api/profile.
  */
-export function Identities({ profile, readOnly }: { profile: ProfileBody; readOnly: boolean }) {
+export function Identities({ profile, readOnly }: { profile: Profile; readOnly: boolean }) {
   const { t } = useTranslation();
   const { config } = useConfig();
   const handles = profileSettings(config).identities;
@@ -27,7 +27,7 @@ export function Identities({ profile, readOnly }: { profile: ProfileBody; readOn
   const others = (profile.identities ?? []).filter((i) => !handles.includes(i.handle));
   const label = (handle: string) => t(`profile.identity.${handle}`, { defaultValue: handle });
 
-  const send = (identities: ProfileIdentity[], done: string) => {
+  const send = (identities: Identity[], done: string) => {
     clear();
     save.mutate(
       { identities },

@@ -1,7 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import { Bdi, ErrorState, Loading, useAuth } from '@portal/runtime';
+import { Bdi, ErrorState, Loading, useAuth, type Profile } from '@portal/runtime';
 import { useProfile } from '../../../api/profile';
-import type { ProfileBody } from '../../../api/types';
 import { useTiers } from '../hooks/use-tiers';
 import { DetailsForm } from './DetailsForm';
 import { Identities } from './Identities';
@@ -12,7 +11,7 @@ function capitalise(s: string): string {
 }
 
 /** Name, tier (its name from GET /api/profile/tiers), region and language at a glance. */
-function Summary({ profile }: { profile: ProfileBody }) {
+function Summary({ profile }: { profile: Profile }) {
   const { t } = useTranslation();
   const tiers = useTiers();
   const notSet = t('profile.notSet');

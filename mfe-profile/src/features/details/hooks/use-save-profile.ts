@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useAuth } from '@portal/runtime';
 import { putProfile, setProfile } from '../../../api/profile';
-import type { ProfileUpdate } from '../../../api/types';
+import type { ProfileUpdate } from '@portal/runtime';
 
 /** PUT /api/profile; the answer (the whole profile) replaces the cached one. */
 export function useSaveProfile() {

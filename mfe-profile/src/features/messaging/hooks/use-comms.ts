@@ -1,9 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { addToast, isHttpError, useAuth } from '@portal/runtime';
+import { addToast, isHttpError, useAuth, type Profile } from '@portal/runtime';
 import { profileKey, setProfile } from '../../../api/profile';
-import type { CommsUpdate, ProfileBody } from '../../../api/types';
-import { getCommsHistory, putComms } from '../api/comms';
+import { getCommsHistory, putComms, type CommsUpdate } from '../api/comms';
 
 const historyKey = (profileId: string | null) => ['comms-history', profileId] as const;
 
@@ -16,7 +15,7 @@ export function useCommsHistory() {
   });
 }
 
-function withComms(profile: ProfileBody | undefined, values: CommsUpdate): ProfileBody | undefined {
+function withComms(profile: Profile | undefined, values: CommsUpdate): Profile | undefined {
   if (!profile) return profile;
   const attributes = profile.attributes ?? { comms: {} };
   return { ...profile, attributes: { ...attributes, comms: { ...attributes.comms, ...values } } };
@@ -39,15 +38,15 @@ export function useUpdateComms() {
     onMutate: async (change) => {
       // A reload landing now would overwrite the optimistic value.
       await client.cancelQueries({ queryKey: key });
-      const comms = client.getQueryData<ProfileBody>(key)?.attributes?.comms ?? {};
+      const comms = client.getQueryData<Profile>(key)?.attributes?.comms ?? {};
       const previous: CommsUpdate = {};
       for (const k of Object.keys(change)) previous[k] = comms[k] === true;
-      client.setQueryData<ProfileBody>(key, (p) => withComms(p, change));
+      client.setQueryData<Profile>(key, (p) => withComms(p, change));
       return { previous };
     },
     onError: (err, _change, context) => {
       // Only what this change touched goes back (another change made meanwhile stays).
-      if (context) client.setQueryData<ProfileBody>(key, (p) => withComms(p, context.previous));
+      if (context) client.setQueryData<Profile>(key, (p) => withComms(p, context.previous));
       // A 403 (staff viewing the account) is already told by the runtime.
       if (!(isHttpError(err) && err.status === 403)) addToast({ type: 'error', text: t('messaging.failed'), timeout: 5000 });
     },

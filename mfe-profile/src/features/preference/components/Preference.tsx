@@ -1,8 +1,7 @@
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ErrorState, LANGUAGES, Loading, addToast, i18n, setLanguage, useAuth, useLanguage, type Language } from '@portal/runtime';
+import { ErrorState, LANGUAGES, Loading, addToast, i18n, setLanguage, useAuth, useLanguage, type Language, type Profile } from '@portal/runtime';
 import { useProfile } from '../../../api/profile';
-import type { ProfileBody } from '../../../api/types';
 import { SelectField, SubmitButton } from '../../../components/Field';
 import { toastSaved, toastWriteError, useDraft, useServerErrors } from '../../../lib/form';
 import { useLocations, useSaveAttribute } from '../hooks/use-preference';
@@ -43,7 +42,7 @@ function LanguagePicker({ readOnly }: { readOnly: boolean }) {
 }
 
 /** Preferred store: one of the locations of GET /api/geolocation, saved as preference:store. */
-function StorePicker({ profile, readOnly }: { profile: ProfileBody; readOnly: boolean }) {
+function StorePicker({ profile, readOnly }: { profile: Profile; readOnly: boolean }) {
   const { t } = useTranslation();
   const locations = useLocations();
   const current = profile.custom_attributes?.preference?.store ?? '';

@@ -3,8 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { Bdi, BdiTrans, addToast } from '@portal/runtime';
 import { SelectField, SubmitButton } from '../../../components/Field';
 import { toastSaved, toastWriteError, useDraft, useServerErrors } from '../../../lib/form';
-import type { GarmentChart, SizeValue } from '../../../api/types';
-import { conversions, convertSize, defaultFit, systemLabel } from '../lib/sizes';
+import type { GarmentChart } from '../../../lib/settings';
+import { conversions, convertSize, defaultFit, systemLabel, type SizeValue } from '../lib/sizes';
 import { useSaveSize } from '../hooks/use-save-size';
 
 const same = (a: SizeValue, b: SizeValue) => a.system === b.system && a.size === b.size && a.fit === b.fit;

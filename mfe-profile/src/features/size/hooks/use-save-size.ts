@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useAuth } from '@portal/runtime';
 import { putCustomAttribute, setProfile } from '../../../api/profile';
-import type { SizeValue } from '../../../api/types';
+import type { SizeValue } from '../lib/sizes';
 
 /** PUT size:<garment> with the size as JSON text (null removes it); the answer becomes the cached profile. */
 export function useSaveSize(garment: string) {

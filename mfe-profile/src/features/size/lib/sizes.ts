@@ -1,4 +1,11 @@
-import type { GarmentChart, SizeValue } from '../../../api/types';
+import type { GarmentChart } from '../../../lib/settings';
+
+/** The JSON text stored in `size:<garment>`. */
+export interface SizeValue {
+  system: string;
+  size: string;
+  fit: string;
+}
 
 /** How a size system is shown: AU sizes are also UK sizes. */
 export const systemLabel = (system: string) => (system === 'AU' ? 'AU/UK' : system);
