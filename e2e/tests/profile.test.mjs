@@ -41,10 +41,10 @@ test('a member edits details, a size and a messaging preference, switches to Ara
     await page.getByRole('heading', { name: 'Personal details', level: 2 }).waitFor();
     const firstName = page.getByLabel('First name');
     assert.equal(await firstName.inputValue(), before.first_name);
-    await firstName.fill('Dana E2E');
+    await firstName.fill('Danielle');
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByText('Your changes have been saved').waitFor();
-    await page.getByText('Dana E2E Demo').waitFor();
+    await page.getByText('Danielle Demo').waitFor();
 
     // My Size: tops.
     await subnav(page).getByRole('link', { name: 'My Size', exact: true }).click();
@@ -53,9 +53,13 @@ test('a member edits details, a size and a messaging preference, switches to Ara
     await tops.getByLabel('Fit').selectOption('relaxed');
     await tops.getByRole('button', { name: 'Save Tops' }).click();
     await tops.getByText('Saved: AU/UK 10, Relaxed fit').waitFor();
-    // Shoes convert into the other systems.
+    // Shoes are convertible: the saved size is shown in the other systems too (same index).
     const shoes = page.locator('form', { has: page.getByRole('heading', { name: 'Shoes', level: 2 }) });
-    await shoes.getByText('In other size systems:').waitFor();
+    await shoes.getByLabel('Size', { exact: true }).selectOption('8');
+    await shoes.getByRole('button', { name: 'Save Shoes' }).click();
+    await shoes.getByText('Saved: AU/UK 8, Standard fit').waitFor();
+    await shoes.getByText('US 9', { exact: true }).waitFor();
+    await shoes.getByText('EU 42', { exact: true }).waitFor();
 
     // Messaging Preferences: SMS on, applied at once and kept by the server.
     await subnav(page).getByRole('link', { name: 'Messaging Preferences', exact: true }).click();
@@ -87,7 +91,7 @@ test('a member edits details, a size and a messaging preference, switches to Ara
     await page.getByText('Saved: AU/UK 10, Relaxed fit').waitFor();
     await page.goto(`${BASE}/profile`);
     await page.getByRole('heading', { name: 'Personal details', level: 2 }).waitFor();
-    assert.equal(await page.getByLabel('First name').inputValue(), 'Dana E2E');
+    assert.equal(await page.getByLabel('First name').inputValue(), 'Danielle');
 
     // An invalid email: the field error under the field, focused, what was typed kept; nothing saved.
     const email = page.getByLabel('Email address');
@@ -123,6 +127,8 @@ test('a member edits details, a size and a messaging preference, switches to Ara
     await api(token, 'PUT', '/api/profile/attributes/custom/locale:language', { value: before.custom_attributes?.locale?.language ?? 'en' });
     await api(token, 'PUT', '/api/profile', { first_name: before.first_name });
     await api(token, 'PUT', '/api/profile/attributes/comms', { sms: before.attributes.comms.sms === true });
-    await api(token, 'PUT', '/api/profile/attributes/custom/size:tops', { value: before.custom_attributes?.size?.tops ?? '' });
+    for (const garment of ['tops', 'shoes']) {
+      await api(token, 'PUT', `/api/profile/attributes/custom/size:${garment}`, { value: before.custom_attributes?.size?.[garment] ?? '' });
+    }
   }
 });

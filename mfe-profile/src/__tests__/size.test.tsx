@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { FetchStub } from '@portal/build/src/fetch-stub';
-import { answersWith, backend, refused, renderAt, resetAll, toasts } from './fixtures';
+import { CONFIG, answersWith, backend, refused, renderAt, resetAll, toasts } from './fixtures';
 import { conversions, convertSize, parseSize } from '../features/size/lib/sizes';
 
 let stub: FetchStub;
@@ -57,6 +57,16 @@ describe('My Size', () => {
     expect(within(tops).getByText('No size saved yet.')).toBeInTheDocument();
     // Tops are not convertible: no conversion line.
     expect(within(tops).queryByText('In other size systems:')).toBeNull();
+  });
+
+  it('shows the garments tops, bottoms, dresses, shoes whatever the key order of the config', async () => {
+    const { configStore } = await import('@portal/runtime');
+    const sizes = (CONFIG.components as { profile: { sizes: Record<string, unknown> } }).profile.sizes;
+    const sorted = { accessories: sizes.tops, shoes: sizes.shoes, tops: sizes.tops };
+    configStore.set({ config: { ...CONFIG, components: { profile: { sizes: sorted } } } as typeof CONFIG, loaded: true });
+    await renderAt('/size');
+    await screen.findByRole('heading', { level: 2, name: 'Tops' });
+    expect(screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent)).toEqual(['Tops', 'Shoes', 'accessories']);
   });
 
   it('carries the chosen size over when the system changes', async () => {

@@ -17,6 +17,12 @@ export interface ProfileSettings {
   sizes: Record<string, GarmentChart>;
 }
 
+/**
+ * The order garments are shown in. A JSON object's key order is not something to rely on (the
+ * gateway hands the config over with its keys sorted): known garments first, others after.
+ */
+export const GARMENT_ORDER = ['tops', 'bottoms', 'dresses', 'shoes'];
+
 /** Spec 1: the channels a member can be contacted on, when the tenant config names none. */
 export const DEFAULT_CHANNELS = ['email', 'sms', 'push', 'post'];
 
@@ -42,7 +48,9 @@ export function profileSettings(config: PortalConfig | null | undefined): Profil
   const raw = ((config?.components ?? {}) as { profile?: Record<string, unknown> }).profile ?? {};
   const comms = (raw.comms ?? {}) as { channels?: unknown; topics?: unknown };
   const sizes: Record<string, GarmentChart> = {};
-  for (const [garment, value] of Object.entries((raw.sizes ?? {}) as Record<string, unknown>)) {
+  const rank = (g: string) => (GARMENT_ORDER.includes(g) ? GARMENT_ORDER.indexOf(g) : GARMENT_ORDER.length);
+  const garments = Object.entries((raw.sizes ?? {}) as Record<string, unknown>).sort(([a], [b]) => rank(a) - rank(b));
+  for (const [garment, value] of garments) {
     const c = chart(value);
     if (c) sizes[garment] = c;
   }

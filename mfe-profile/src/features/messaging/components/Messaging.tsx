@@ -65,17 +65,14 @@ function History() {
         <ul className="list">
           {entries.map((entry, i) => (
             <li key={`${entry.at}:${entry.channel}:${i}`}>
-              <div className="row">
-                <strong>
-                  {name(entry.channel)}: {entry.value ? t('messaging.on') : t('messaging.off')}
-                </strong>
-                <time dateTime={entry.at} className="muted">
-                  {formatDateTime(entry.at, i18n.language, zone)}
-                </time>
-              </div>
-              <span className="muted">
+              <strong>
+                {name(entry.channel)}: {entry.value ? t('messaging.on') : t('messaging.off')}
+              </strong>
+              <div className="muted">
+                <time dateTime={entry.at}>{formatDateTime(entry.at, i18n.language, zone)}</time>
+                {' · '}
                 {t(`messaging.history.source.${SOURCES.includes(entry.source) ? entry.source : 'other'}`)}
-              </span>
+              </div>
             </li>
           ))}
         </ul>
