@@ -76,10 +76,9 @@ describe('Messaging Preferences', () => {
 
   it('only rolls back what the refused change touched', async () => {
     const first = held();
+    const second = held();
     let n = 0;
-    stub = backend({
-      'PUT /api/profile/attributes/comms': (req) => (++n === 1 ? first.route() : { body: withComms(req.body as Record<string, boolean>) }),
-    });
+    stub = backend({ 'PUT /api/profile/attributes/comms': () => (++n === 1 ? first.route() : second.route()) });
     await renderAt('/messaging');
     await screen.findByRole('switch', { name: 'Post' });
     fireEvent.click(toggle('Post'));
@@ -89,9 +88,13 @@ describe('Messaging Preferences', () => {
     await waitFor(() => expect(toggle('News')).toBeChecked());
     expect(stub.calls.filter((c) => c.method === 'PUT')).toHaveLength(1);
     await act(async () => first.release(refused({ post: 'Not allowed' })));
+    // Post goes back; News, still waiting for its answer, stays as the member set it.
+    await waitFor(() => expect(toggle('Post')).not.toBeChecked());
+    expect(toggle('News')).toBeChecked();
+    await waitFor(() => expect(stub.calls.filter((c) => c.method === 'PUT').map((c) => c.body)).toEqual([{ post: true }, { news: true }]));
+    await act(async () => second.release({ body: withComms({ news: true }) }));
+    expect(toggle('News')).toBeChecked();
     expect(toggle('Post')).not.toBeChecked();
-    await waitFor(() => expect(stub.calls.filter((c) => c.method === 'PUT')).toHaveLength(2));
-    await waitFor(() => expect(toggle('News')).toBeChecked());
   });
 
   it('rethrows the refusal to whoever awaits the change (spec 8)', async () => {
