@@ -212,15 +212,7 @@ async fn try_credit(tx: &mut Transaction<'_, Any>, tenant: &str, pid: &str, clai
     .bind(points)
     .execute(&mut **tx)
     .await?;
-    sqlx::query(
-        "INSERT INTO transaction_items (id, transaction_id, position, name, quantity, amount_cents, product_id, product_name, variant_id)
-         SELECT $1 || '_item' || CAST(position AS TEXT), $1, position, name, quantity, amount_cents, product_id, product_name, variant_id
-         FROM store_receipt_items WHERE receipt_id = $2",
-    )
-    .bind(&txn_id)
-    .bind(&receipt_id)
-    .execute(&mut **tx)
-    .await?;
+    copy_receipt_items(tx, &txn_id, &receipt_id).await?;
     // The ref's unique index makes issuing a claim's points idempotent.
     sqlx::query("INSERT INTO points (id, profile_id, points, reason, issued_at, ref) VALUES ($1, $2, $3, $4, $5, $6)")
         .bind(crate::store::new_points_id())
@@ -239,6 +231,20 @@ async fn try_credit(tx: &mut Transaction<'_, Any>, tenant: &str, pid: &str, clai
         .execute(&mut **tx)
         .await?;
     Ok(true)
+}
+
+/// Copies a store sale's lines onto a member's transaction (ids `<transaction>_item<position>`).
+pub async fn copy_receipt_items(tx: &mut Transaction<'_, Any>, txn_id: &str, receipt_id: &str) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO transaction_items (id, transaction_id, position, name, quantity, amount_cents, product_id, product_name, variant_id)
+         SELECT $1 || '_item' || CAST(position AS TEXT), $1, position, name, quantity, amount_cents, product_id, product_name, variant_id
+         FROM store_receipt_items WHERE receipt_id = $2 ON CONFLICT (id) DO NOTHING",
+    )
+    .bind(txn_id)
+    .bind(receipt_id)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
 }
 
 /// The member's claims, newest first, after matching the pending ones again (and rejecting

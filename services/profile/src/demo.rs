@@ -152,23 +152,7 @@ pub async fn seed(db: &Db, tenant: &str) -> anyhow::Result<()> {
         .bind(points)
         .execute(&mut *tx)
         .await?;
-        for (pos, (name, qty, cents, pid, pname, variant)) in items.iter().enumerate() {
-            sqlx::query(
-                "INSERT INTO transaction_items (id, transaction_id, position, name, quantity, amount_cents, product_id, product_name, variant_id)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (id) DO NOTHING",
-            )
-            .bind(format!("{txn}_item{pos}"))
-            .bind(txn)
-            .bind(pos as i64)
-            .bind(*name)
-            .bind(*qty)
-            .bind(*cents)
-            .bind(*pid)
-            .bind(*pname)
-            .bind(*variant)
-            .execute(&mut *tx)
-            .await?;
-        }
+        crate::claims::copy_receipt_items(&mut tx, txn, receipt).await?;
     }
     for (id, name, desc, cost, issued, expires) in [
         (101i64, "$10 voucher", "Take $10 off your next purchase of $50 or more.", 1000i64, now - 5 * DAY, now + 60 * DAY),
