@@ -70,6 +70,9 @@ pub struct Settings {
     /// Lifetime of a staff impersonation token (at most 3600).
     pub impersonation_ttl_secs: i64,
     pub rate_limit: RateLimits,
+    /// Proxies (IPs or CIDR blocks, e.g. `10.0.0.0/8`) whose `X-Forwarded-For` is believed when
+    /// telling the client's IP for rate limits. Empty: the TCP peer is the client.
+    pub trusted_proxies: Vec<String>,
     /// SMTP server for outgoing email, e.g. `smtp://user:pass@mail.example.com:587`; the dev
     /// outbox when unset.
     #[serde(skip_serializing)]
@@ -121,6 +124,7 @@ impl Default for Settings {
             link_ttl_secs: 600,
             impersonation_ttl_secs: 3600,
             rate_limit: RateLimits::default(),
+            trusted_proxies: Vec::new(),
             smtp_url: None,
             mail_from: "My account <no-reply@localhost>".into(),
             sms_url: None,

@@ -40,7 +40,8 @@ fn rejection(e: TokenError) -> ApiError {
 }
 
 pub async fn identify(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
-    let ip = req.extensions().get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip().to_string());
+    let peer = req.extensions().get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip());
+    let ip = client_ip(peer, req.headers(), &state.trusted_proxies).map(|ip| ip.to_string());
     req.extensions_mut().insert(ClientIp(ip));
     if let Some(token) = bearer(req.headers()) {
         if let Ok(claims) = state.verifier.verify(token).await {
@@ -52,6 +53,38 @@ pub async fn identify(State(state): State<AppState>, mut req: Request, next: Nex
         }
     }
     next.run(req).await
+}
+
+/// `PORTAL_TRUSTED_PROXIES` entries: single addresses or CIDR blocks.
+pub fn parse_proxies(entries: &[String]) -> anyhow::Result<Vec<ipnet::IpNet>> {
+    entries
+        .iter()
+        .map(|e| {
+            let e = e.trim();
+            e.parse::<ipnet::IpNet>()
+                .or_else(|_| e.parse::<std::net::IpAddr>().map(ipnet::IpNet::from))
+                .map_err(|_| anyhow::anyhow!("trusted proxy {e:?} is not an IP address or CIDR block"))
+        })
+        .collect()
+}
+
+/// The client's address: the TCP peer, unless the peer is a trusted proxy; then the rightmost
+/// `X-Forwarded-For` hop that is not itself a trusted proxy. Hops to the left of that were
+/// written by the client and prove nothing.
+pub fn client_ip(peer: Option<std::net::IpAddr>, headers: &axum::http::HeaderMap, trusted: &[ipnet::IpNet]) -> Option<std::net::IpAddr> {
+    let peer = peer?;
+    let is_trusted = |ip: &std::net::IpAddr| trusted.iter().any(|n| n.contains(ip));
+    if !is_trusted(&peer) {
+        return Some(peer);
+    }
+    let hops: Vec<std::net::IpAddr> = headers
+        .get_all("x-forwarded-for")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .filter_map(|h| h.trim().parse().ok())
+        .collect();
+    hops.iter().rev().find(|ip| !is_trusted(ip)).or(hops.first()).copied().or(Some(peer))
 }
 
 pub struct Member(pub Arc<Claims>);
@@ -117,5 +150,30 @@ impl<S: Send + Sync> FromRequestParts<S> for ClientIp {
 
     async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
         Ok(parts.extensions.get::<ClientIp>().cloned().unwrap_or(ClientIp(None)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn xff(v: &str) -> axum::http::HeaderMap {
+        let mut h = axum::http::HeaderMap::new();
+        h.insert("x-forwarded-for", v.parse().unwrap());
+        h
+    }
+
+    #[test]
+    fn forwarded_for_is_believed_only_from_trusted_proxies() {
+        let trusted = parse_proxies(&["10.0.0.0/8".into(), "192.168.1.1".into()]).unwrap();
+        let ip = |s: &str| Some(s.parse::<std::net::IpAddr>().unwrap());
+        // From an untrusted peer the header is ignored.
+        assert_eq!(client_ip(ip("203.0.113.9"), &xff("1.2.3.4"), &trusted), ip("203.0.113.9"));
+        // Through trusted proxies: the rightmost hop that is not one of them.
+        assert_eq!(client_ip(ip("10.1.2.3"), &xff("6.6.6.6, 198.51.100.7, 10.9.9.9"), &trusted), ip("198.51.100.7"));
+        assert_eq!(client_ip(ip("192.168.1.1"), &xff("198.51.100.7"), &trusted), ip("198.51.100.7"));
+        // No header: the proxy itself.
+        assert_eq!(client_ip(ip("10.1.2.3"), &axum::http::HeaderMap::new(), &trusted), ip("10.1.2.3"));
+        assert!(parse_proxies(&["not-an-ip".into()]).is_err());
     }
 }

@@ -59,7 +59,8 @@ impl Application {
         let verifier = Arc::new(verify::Verifier::connect(clients.auth.clone(), revoked).await?);
         let listener = TcpListener::bind((settings.host.as_str(), settings.port)).await?;
         let addr = listener.local_addr()?;
-        let state = AppState { settings: Arc::new(settings), clients: Arc::new(clients), verifier, countries: Arc::default() };
+        let trusted_proxies = Arc::new(extract::parse_proxies(&settings.trusted_proxies)?);
+        let state = AppState { settings: Arc::new(settings), clients: Arc::new(clients), verifier, countries: Arc::default(), trusted_proxies };
         Ok(Application { listener, addr, router: router(state) })
     }
 

@@ -42,6 +42,8 @@ pub struct AppState {
     pub settings: Arc<Settings>,
     pub clients: Arc<Clients>,
     pub verifier: Arc<Verifier>,
+    /// Proxies whose `X-Forwarded-For` is believed (`Settings::trusted_proxies`).
+    pub trusted_proxies: Arc<Vec<ipnet::IpNet>>,
     /// The serialised country list, rebuilt only when the data changes.
     pub countries: Arc<crate::routes::refdata::CountriesCache>,
 }

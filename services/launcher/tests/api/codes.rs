@@ -107,3 +107,44 @@ async fn links_and_codes_expire_within_ten_minutes() {
     assert!(life <= 600, "link lives {life}s");
     app.stop().await;
 }
+
+#[tokio::test]
+async fn behind_a_trusted_proxy_each_forwarded_client_has_its_own_limit() {
+    let app = spawn_app(Options {
+        tweak: |s| {
+            s.rate_limit.per_ip = 2;
+            s.trusted_proxies = vec!["127.0.0.1".into()];
+        },
+        ..Options::default()
+    })
+    .await
+    .unwrap();
+    let exchange = |ip: &'static str| {
+        app.http.post(app.url("/api/auth/exchange")).header("x-forwarded-for", ip).json(&serde_json::json!({"token": "Z2FyYmFnZQ=="})).send()
+    };
+    let mut first = Vec::new();
+    for _ in 0..12 {
+        first.push(exchange("198.51.100.1").await.unwrap().status().as_u16());
+    }
+    assert_eq!(*first.last().unwrap(), 429, "{first:?}");
+    // Another client behind the same proxy is not limited by the first one's attempts.
+    assert_eq!(exchange("198.51.100.2").await.unwrap().status().as_u16(), 401);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn a_forwarded_for_header_from_an_untrusted_peer_changes_nothing() {
+    let app = spawn_app(Options { tweak: |s| s.rate_limit.per_ip = 2, ..Options::default() }).await.unwrap();
+    for i in 0..12 {
+        app.http
+            .post(app.url("/api/auth/exchange"))
+            .header("x-forwarded-for", format!("198.51.100.{i}"))
+            .json(&serde_json::json!({"token": "Z2FyYmFnZQ=="}))
+            .send()
+            .await
+            .unwrap();
+    }
+    let r = app.http.post(app.url("/api/auth/exchange")).header("x-forwarded-for", "198.51.100.200").json(&serde_json::json!({"token": "Z2FyYmFnZQ=="})).send().await.unwrap();
+    assert_eq!(r.status().as_u16(), 429, "a client cannot dodge the limit by inventing hops");
+    app.stop().await;
+}
