@@ -170,3 +170,20 @@ impl Settings {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lists_come_from_the_environment() {
+        figment::Jail::expect_with(|jail| {
+            jail.set_env("PORTAL_TRUSTED_PROXIES", r#"["10.0.0.0/8", "127.0.0.1"]"#);
+            jail.set_env("PORTAL_RATE_LIMIT__PER_IP", "7");
+            let s = Settings::load()?;
+            assert_eq!(s.trusted_proxies, ["10.0.0.0/8", "127.0.0.1"]);
+            assert_eq!(s.rate_limit.per_ip, 7);
+            Ok(())
+        });
+    }
+}
