@@ -313,8 +313,25 @@ impl Inner {
     }
 
     async fn log_access(&self, profile_id: &str, staff_id: &str, staff_name: &str, action: &str, reason: &str) -> Result<(), AuthError> {
+        self.log_access_token(profile_id, staff_id, staff_name, action, reason, "", 0).await
+    }
+
+    /// An access log entry tied to an impersonation token: a start (with the token's expiry, so
+    /// a view that simply runs out is still shown as ended) or an explicit stop.
+    #[allow(clippy::too_many_arguments)]
+    async fn log_access_token(
+        &self,
+        profile_id: &str,
+        staff_id: &str,
+        staff_name: &str,
+        action: &str,
+        reason: &str,
+        token_id: &str,
+        ends_at: i64,
+    ) -> Result<(), AuthError> {
         sqlx::query(
-            "INSERT INTO access_log (id, profile_id, staff_id, staff_name, action, reason, at_ms) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            "INSERT INTO access_log (id, profile_id, staff_id, staff_name, action, reason, at_ms, token_id, ends_at_ms)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
         )
         .bind(portal_common::new_id("acc_"))
         .bind(profile_id)
@@ -323,6 +340,8 @@ impl Inner {
         .bind(action)
         .bind(reason.trim().chars().take(500).collect::<String>())
         .bind(chrono::Utc::now().timestamp_millis())
+        .bind(token_id)
+        .bind(ends_at * 1000)
         .execute(&self.db.pool)
         .await?;
         Ok(())
@@ -344,6 +363,9 @@ impl Inner {
         Ok(())
     }
 }
+
+/// The reason shown for a staff view that ended because its time ran out.
+const EXPIRED_VIEW: &str = "The viewing time ran out";
 
 fn link_key(jti: &str) -> String {
     format!("link:{}", token::hash_hex(jti))
@@ -572,7 +594,7 @@ impl AuthService for Auth {
         self.inner.revoke(&jti, exp).await?;
         if let Some(staff_id) = &c.actor {
             let name = self.inner.staff_name(staff_id).await?.unwrap_or_default();
-            self.inner.log_access(&c.profile_id, staff_id, &name, "stop", "").await?;
+            self.inner.log_access_token(&c.profile_id, staff_id, &name, "stop", "", &jti, 0).await?;
         }
         Ok(Response::new(pb::LogoutResponse {}))
     }
@@ -628,7 +650,7 @@ impl AuthService for Auth {
         let ttl = inner.settings.impersonation_ttl_secs.clamp(1, MAX_IMPERSONATION_TTL);
         let act = Actor { sub: staff.profile_id.clone(), name: staff_name.clone() };
         let (t, c) = inner.session(&summary.id, false, Inner::now() + ttl, Some(act))?;
-        inner.log_access(&summary.id, &staff.profile_id, &staff_name, "start", &r.reason).await?;
+        inner.log_access_token(&summary.id, &staff.profile_id, &staff_name, "start", &r.reason, &c.jti, c.exp).await?;
         Ok(Response::new(pb::ImpersonationToken {
             token: t,
             expiry: c.exp,
@@ -642,22 +664,32 @@ impl AuthService for Auth {
     async fn list_access_log(&self, req: Request<pb::ListAccessLogRequest>) -> Result<Response<pb::ListAccessLogResponse>, Status> {
         let c = Caller::from_metadata(req.metadata()).map_err(|_| AuthError::NotSignedIn)?;
         let rows = sqlx::query(
-            "SELECT action, staff_id, staff_name, reason, at_ms FROM access_log WHERE profile_id = $1 ORDER BY at_ms DESC, id DESC LIMIT 200",
+            "SELECT action, staff_id, staff_name, reason, at_ms, token_id, ends_at_ms FROM access_log WHERE profile_id = $1
+             ORDER BY at_ms DESC, id DESC LIMIT 200",
         )
         .bind(&c.profile_id)
         .fetch_all(&self.inner.db.pool)
         .await
         .map_err(AuthError::from)?;
-        let entries = rows
-            .into_iter()
-            .map(|r| pb::AccessLogEntry {
-                action: r.get("action"),
-                staff_id: r.get("staff_id"),
-                staff_name: r.get("staff_name"),
-                reason: r.get("reason"),
-                at: r.get::<i64, _>("at_ms") / 1000,
-            })
-            .collect();
+        let entry = |r: &sqlx::any::AnyRow| pb::AccessLogEntry {
+            action: r.get("action"),
+            staff_id: r.get("staff_id"),
+            staff_name: r.get("staff_name"),
+            reason: r.get("reason"),
+            at: r.get::<i64, _>("at_ms") / 1000,
+        };
+        // A view that ran out without an explicit stop is shown as stopped when its token expired.
+        let stopped: std::collections::HashSet<String> =
+            rows.iter().filter(|r| r.get::<String, _>("action") == "stop").map(|r| r.get("token_id")).collect();
+        let now_ms = chrono::Utc::now().timestamp_millis();
+        let mut entries: Vec<pb::AccessLogEntry> = rows.iter().map(entry).collect();
+        for r in &rows {
+            let (token, ends) = (r.get::<String, _>("token_id"), r.get::<i64, _>("ends_at_ms"));
+            if r.get::<String, _>("action") == "start" && !token.is_empty() && ends > 0 && ends <= now_ms && !stopped.contains(&token) {
+                entries.push(pb::AccessLogEntry { action: "stop".into(), reason: EXPIRED_VIEW.into(), at: ends / 1000, ..entry(r) });
+            }
+        }
+        entries.sort_by(|a, b| b.at.cmp(&a.at));
         Ok(Response::new(pb::ListAccessLogResponse { entries }))
     }
 

@@ -80,3 +80,22 @@ async fn only_staff_search_and_impersonate(app: &TestApp) {
     let log = app.get("/api/profile/access-log", Some(&other)).await;
     assert_eq!(log.body["data"][0]["action"], "attempt");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_view_that_runs_out_is_shown_as_ended() {
+    let app = crate::helpers::spawn_app(crate::helpers::Options { tweak: |s| s.impersonation_ttl_secs = 1, ..Default::default() }).await.unwrap();
+    let staff = app.sign_in("staff@example.com").await;
+    let member = app.sign_in("other@example.com").await;
+    let target = app.get("/api/profile", Some(&member)).await.body["id"].as_str().unwrap().to_string();
+    let imp = app.post(&format!("/api/auth/impersonate/{target}"), Some(&staff), json!({"reason": "Callback"})).await;
+    assert_eq!(imp.status, 200);
+    let log = app.get("/api/profile/access-log", Some(&member)).await.body;
+    assert_eq!(log["data"].as_array().unwrap().len(), 1, "still running: only the start");
+    tokio::time::sleep(std::time::Duration::from_millis(2100)).await;
+    let log = app.get("/api/profile/access-log", Some(&member)).await.body;
+    let actions: Vec<&str> = log["data"].as_array().unwrap().iter().map(|e| e["action"].as_str().unwrap()).collect();
+    assert_eq!(actions, ["stop", "start"], "{log}");
+    assert_eq!(log["data"][0]["reason"], "The viewing time ran out");
+    assert_eq!(log["data"][0]["staff_name"], "Sam Staff");
+    app.stop().await;
+}
