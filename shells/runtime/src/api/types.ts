@@ -43,6 +43,22 @@ export type PointsList = Schemas['PointsList'];
 export type QffPoints = Schemas['QffPoints'];
 export type Connection = Schemas['ConnectionBody'];
 export type ConnectionList = Schemas['ConnectionList'];
+export type ConnectionResponse = Schemas['ConnectionResponse'];
+export type NewConnection = Schemas['NewConnection'];
+export type ProductList = Schemas['ListBody'];
+export type ProductLists = Schemas['Lists'];
+export type ProductListResponse = Schemas['ListResponse'];
+export type NewList = Schemas['NewList'];
+export type ListItem = Schemas['ListItemBody'];
+export type ListItemResponse = Schemas['ListItemResponse'];
+export type NewListItem = Schemas['NewListItem'];
+export type ListItemLink = Schemas['ListItemLinkBody'];
+export type LinkRequest = Schemas['LinkRequest'];
+export type LinkResponse = Schemas['LinkResponse'];
+export type Claim = Schemas['ClaimBody'];
+export type ClaimList = Schemas['ClaimList'];
+export type ClaimRequest = Schemas['ClaimRequest'];
+export type ClaimResponse = Schemas['ClaimResponse'];
 
 // Not part of the REST API: the micro-frontend manifest the gateway serves from configuration.
 export interface MfeManifestEntry {
