@@ -26,12 +26,37 @@ export function createQueryClient(): QueryClient {
   });
 }
 
+const DATA_CHANGED = 'portal:data-changed';
+
+/**
+ * Tells every micro-frontend on the page that some data changed on the server, by the first part
+ * of their query keys (e.g. `['transactions', 'balances']` after a credited claim). Each MFE's
+ * query client marks those queries stale: shown ones refetch now, the others when next shown
+ * (another MFE's cache would otherwise keep the old points for its whole staleTime).
+ */
+export function announceDataChanged(keys: string[]): void {
+  window.dispatchEvent(new CustomEvent<string[]>(DATA_CHANGED, { detail: keys }));
+}
+
+/** Invalidates `client`'s queries named by each announcement; returns the unsubscribe. */
+export function invalidateOnDataChanged(client: QueryClient): () => void {
+  const listener = (event: Event) => {
+    const keys = (event as CustomEvent<unknown>).detail;
+    if (!Array.isArray(keys)) return;
+    for (const key of keys) if (typeof key === 'string') void client.invalidateQueries({ queryKey: [key] });
+  };
+  window.addEventListener(DATA_CHANGED, listener);
+  return () => window.removeEventListener(DATA_CHANGED, listener);
+}
+
 /** Registers the MFE's catalogs and returns its query client and provider component. */
 export function createMfeProviders(ns: string, catalogs: Catalogs): MfeProviders {
   const Strings = createMfeStrings(ns, catalogs);
   const queryClient = createQueryClient();
   // Another account (or none) now: nothing of the previous one may stay in the cache.
   onSessionChange(() => queryClient.clear());
+  // What another MFE changed (a claim credited: the transactions and the points balance).
+  if (typeof window !== 'undefined') invalidateOnDataChanged(queryClient);
 
   function Providers({ children, client = queryClient }: { children: ReactNode; client?: QueryClient }) {
     return (
