@@ -1,70 +1,194 @@
-import { render, screen, within } from '@testing-library/react';
-import { initI18n } from '@portal/runtime';
-import { stubFetch, type FetchStub } from '@portal/build/src/fetch-stub';
-import { Root } from '../Root';
-import { queryClient } from '../providers';
-
-const TX = {
-  data: [
-    {
-      id: 't1',
-      transacted_at: '2026-11-02T03:15:00Z',
-      store: 'Melbourne Central',
-      total_cents: 12990,
-      currency: 'AUD',
-      items: [{ id: 'ti1', name: 'Linen shirt', quantity: 1, amount_cents: 8990, product: { id: 'pr1', name: 'Linen shirt' } }],
-    },
-    { id: 't2', transacted_at: '2026-11-02T01:00:00Z', store: 'Chadstone', total_cents: -2500, currency: 'AUD', items: [] },
-    { id: 't3', transacted_at: '2026-10-20T05:00:00Z', store: null, total_cents: 4000, currency: 'AUD', items: [] },
-  ],
-  meta: { page: 1, per_page: 20, total: 3 },
-};
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { configStore, onAnalytics, setLanguage, languageReady, type AnalyticsEvent } from '@portal/runtime';
+import type { FetchStub } from '@portal/build/src/fetch-stub';
+import { CONFIG, ORDERS, backend, page, renderAt, resetAll, signIn, tx } from './fixtures';
+import { groupByDay } from '../lib/dates';
 
 let stub: FetchStub;
-function renderAt(path: string) {
-  window.history.replaceState(null, '', path);
-  return render(<Root />);
-}
 
 beforeEach(() => {
-  initI18n('?lang=en');
-  stub = stubFetch({ 'GET /api/profile/transactions': { body: TX } });
+  resetAll();
+  stub = backend();
 });
 afterEach(() => {
   stub.restore();
-  queryClient.clear();
+  setLanguage('en');
 });
 
-describe('mfe-orders', () => {
-  it('lists transactions grouped by day with AUD totals', async () => {
-    renderAt('/transactions');
+const dayHeadings = () => screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent);
+const toggle = (name: RegExp) => screen.getByRole('button', { name });
+
+describe('My Orders', () => {
+  it('asks for the purchases newest first with products and list items, and shows them by day with AUD totals', async () => {
+    await renderAt('/transactions');
     expect(screen.getByRole('heading', { level: 1, name: 'My Orders' })).toBeInTheDocument();
     const day = await screen.findByRole('heading', { level: 2, name: 'Monday, 2 November 2026' });
     const group = day.closest('section')!;
+    expect(group).toHaveAccessibleName('Monday, 2 November 2026');
     expect(within(group).getByText('Melbourne Central')).toBeInTheDocument();
     expect(within(group).getByText('Chadstone')).toBeInTheDocument();
     expect(within(group).getByText('$129.90')).toBeInTheDocument();
     expect(within(group).getByText('-$25.00')).toBeInTheDocument();
-    const item = within(group).getByText('Linen shirt');
-    expect(item.tagName).toBe('BDI');
-    expect(item.parentElement).toHaveTextContent('Linen shirt × 1 $89.90');
-    expect(within(group).getByText('Melbourne Central').tagName).toBe('BDI');
+    expect(within(group).getByText('MC01-100200').tagName).toBe('BDI');
     expect(within(group).getByText('$129.90').tagName).toBe('BDI');
-    expect(screen.getByRole('heading', { level: 2, name: 'Tuesday, 20 October 2026' })).toBeInTheDocument();
+    expect(dayHeadings()).toEqual(['Monday, 2 November 2026', 'Tuesday, 20 October 2026']);
+    // An order without a store name is an online one.
     expect(screen.getByText('Online')).toBeInTheDocument();
+    const [call] = stub.calls.filter((c) => c.path === '/api/profile/transactions');
+    const query = new URL(call.url, 'http://x').searchParams;
+    expect(Object.fromEntries(query)).toEqual({ page: '1', per_page: '20', sort: '-transacted_at', include: 'product', include_list_item: '1' });
+    expect(screen.getByRole('status')).toHaveTextContent('Showing 3 of 3 orders');
+    expect(screen.queryByRole('button', { name: 'Load more orders' })).toBeNull();
   });
 
-  it('shows an error state when the list fails', async () => {
+  it('groups by the calendar day in the tenant’s zone, not the device’s or UTC', async () => {
+    // 14:30Z is 01:30 the next day in Melbourne but 22:30 the same day in Perth; 12:00Z is 23:00 / 20:00.
+    const two = [tx('late', '2026-11-02T14:30:00Z'), tx('early', '2026-11-02T12:00:00Z')];
     stub.restore();
-    stub = stubFetch({ 'GET /api/profile/transactions': { status: 403 } });
-    renderAt('/transactions');
-    expect(await screen.findByRole('alert')).toHaveTextContent('Something went wrong');
+    stub = backend({ 'GET /api/profile/transactions': { body: page(two) } });
+    await renderAt('/transactions');
+    await screen.findByRole('heading', { level: 2, name: 'Tuesday, 3 November 2026' });
+    expect(dayHeadings()).toEqual(['Tuesday, 3 November 2026', 'Monday, 2 November 2026']);
+    expect(screen.getByText('1:30 am')).toBeInTheDocument();
+
+    act(() => configStore.set({ config: { ...CONFIG, general: { ...CONFIG.general, timeZone: 'Australia/Perth' } }, loaded: true }));
+    expect(dayHeadings()).toEqual(['Monday, 2 November 2026']);
+    expect(screen.getByText('10:30 pm')).toBeInTheDocument();
+
+    // No zone in the config: Australia/Melbourne (spec 9).
+    act(() => configStore.set({ config: { ...CONFIG, general: { tenant: 'demo' } }, loaded: true }));
+    expect(dayHeadings()).toEqual(['Tuesday, 3 November 2026', 'Monday, 2 November 2026']);
   });
 
-  it('explains that claims are coming', () => {
-    renderAt('/claim-transaction');
-    expect(screen.getByRole('heading', { level: 1, name: 'Claim Transaction' })).toBeInTheDocument();
-    expect(screen.getByText(/Soon you'll be able to claim a purchase/)).toBeInTheDocument();
-    expect(screen.queryByRole('textbox')).toBeNull();
+  it('groupByDay keeps the order and splits at midnight in the given zone', () => {
+    const items = ['2026-11-02T14:30:00Z', '2026-11-02T12:00:00Z', '2026-11-01T13:59:00Z'];
+    expect(groupByDay(items, (x) => x, 'Australia/Melbourne').map((g) => [g.day, g.items.length])).toEqual([
+      ['2026-11-03', 1],
+      // 13:59Z on 1 Nov is 00:59 on 2 Nov in Melbourne (UTC+11 in November).
+      ['2026-11-02', 2],
+    ]);
+    expect(groupByDay(items, (x) => x, 'UTC').map((g) => [g.day, g.items.length])).toEqual([
+      ['2026-11-02', 2],
+      ['2026-11-01', 1],
+    ]);
+  });
+
+  it('expands an order to its items and collapses it again (a disclosure button)', async () => {
+    await renderAt('/transactions');
+    const button = await screen.findByRole('button', { name: /Melbourne Central.*\$129\.90/ });
+    expect(button).toHaveAttribute('aria-expanded', 'false');
+    const panel = document.getElementById(button.getAttribute('aria-controls')!)!;
+    expect(panel).not.toBeVisible();
+    expect(button).toHaveAccessibleName(/Total \$129\.90/);
+
+    fireEvent.click(button);
+    expect(button).toHaveAttribute('aria-expanded', 'true');
+    expect(panel).toBeVisible();
+    const items = within(panel).getByRole('list', { name: 'Items' });
+    expect(within(items).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
+      expect.stringContaining('Linen shirt × 1$89.90'),
+      expect.stringContaining('Canvas belt × 1$40.00'),
+    ]);
+    expect(within(panel).getByText('Points earned: 130')).toBeInTheDocument();
+    // The other orders stay closed.
+    expect(toggle(/Chadstone/)).toHaveAttribute('aria-expanded', 'false');
+
+    fireEvent.click(button);
+    expect(button).toHaveAttribute('aria-expanded', 'false');
+    expect(panel).not.toBeVisible();
+  });
+
+  it('loads the next page on request and keeps the days in order', async () => {
+    const first = [tx('a', '2026-11-10T02:00:00Z'), tx('b', '2026-11-09T02:00:00Z')];
+    const second = [tx('b', '2026-11-09T02:00:00Z'), tx('c', '2026-11-09T01:00:00Z'), tx('d', '2026-11-01T01:00:00Z')];
+    stub.restore();
+    stub = backend({
+      'GET /api/profile/transactions': (req) => {
+        const n = Number(new URL(req.url, 'http://x').searchParams.get('page'));
+        return { body: n === 1 ? page(first, { page: 1, per_page: 2, total: 5 }) : page(second, { page: 2, per_page: 2, total: 5 }) };
+      },
+    });
+    await renderAt('/transactions');
+    await screen.findByText('Showing 2 of 5 orders');
+    fireEvent.click(screen.getByRole('button', { name: 'Load more orders' }));
+    // 'b' came again (a purchase added meanwhile shifts the pages): shown once.
+    await screen.findByText('Showing 4 of 5 orders');
+    expect(dayHeadings()).toEqual(['Tuesday, 10 November 2026', 'Monday, 9 November 2026', 'Sunday, 1 November 2026']);
+    expect(within(screen.getByRole('heading', { name: 'Monday, 9 November 2026' }).closest('section')!).getAllByRole('button')).toHaveLength(2);
+    expect(stub.calls.filter((c) => c.path === '/api/profile/transactions').map((c) => new URL(c.url, 'http://x').searchParams.get('page'))).toEqual([
+      '1',
+      '2',
+    ]);
+  });
+
+  it('says so when there are no orders, and links to claims', async () => {
+    stub.restore();
+    stub = backend({ 'GET /api/profile/transactions': { body: page([]) } });
+    await renderAt('/transactions');
+    expect(await screen.findByText("You haven't placed any orders yet.")).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Claim a transaction' })).toHaveAttribute('href', '/claim-transaction');
+  });
+
+  it('shows a friendly error without the server’s message, and tries again', async () => {
+    let fail = true;
+    stub.restore();
+    stub = backend({
+      'GET /api/profile/transactions': () =>
+        fail ? { status: 500, body: { status: 500, message: 'database exploded', errors: {}, error: true } } : { body: page(ORDERS) },
+    });
+    await renderAt('/transactions');
+    const alert = await screen.findByRole('alert', {}, { timeout: 4000 });
+    expect(alert).toHaveTextContent('Something went wrong');
+    expect(alert).not.toHaveTextContent('database exploded');
+    fail = false;
+    fireEvent.click(within(alert).getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('heading', { level: 2, name: 'Monday, 2 November 2026' })).toBeInTheDocument();
+  });
+
+  it('reports one screen view, and the sub-navigation’s click events', async () => {
+    const events: AnalyticsEvent[] = [];
+    const off = onAnalytics((e) => events.push(e));
+    await renderAt('/transactions');
+    await screen.findByRole('heading', { level: 2, name: 'Monday, 2 November 2026' });
+    const nav = screen.getByRole('navigation', { name: 'My orders sections' });
+    expect(within(nav).getByRole('link', { name: 'My Orders' })).toHaveAttribute('aria-current', 'page');
+    fireEvent.click(within(nav).getByRole('link', { name: 'Claim Transaction' }));
+    await screen.findByRole('heading', { level: 1, name: 'Claim Transaction' });
+    fireEvent.click(within(nav).getByRole('link', { name: 'My Orders' }));
+    await screen.findByRole('heading', { level: 1, name: 'My Orders' });
+    off();
+    expect(events.map((e) => `${e.type}:${e.name}`)).toEqual([
+      'screen_view:My Orders',
+      'event:claim_transaction_click',
+      'screen_view:Claim Transaction',
+      'event:my_orders_click',
+      'screen_view:My Orders',
+    ]);
+  });
+
+  it('keeps amounts, receipts and store names in their own direction in Arabic', async () => {
+    setLanguage('ar');
+    await act(() => languageReady());
+    await renderAt('/transactions');
+    expect(await screen.findByRole('heading', { level: 1, name: 'طلباتي' })).toBeInTheDocument();
+    const button = (await screen.findByText('$129.90')).closest('button')!;
+    expect(within(button).getByText('$129.90').tagName).toBe('BDI');
+    expect(within(button).getByText('MC01-100200').tagName).toBe('BDI');
+    expect(within(button).getByText('Melbourne Central').tagName).toBe('BDI');
+    expect(screen.getByText('-$25.00').tagName).toBe('BDI');
+    fireEvent.click(button);
+    // In the line and in the add button's name.
+    expect(screen.getAllByText('Linen shirt').map((el) => el.tagName)).toEqual(['BDI', 'BDI']);
+    expect(screen.getByText('$89.90').tagName).toBe('BDI');
+    expect(screen.getByRole('button', { name: /^أضف إلى قائمة الأمنيات ?: Linen shirt$/ })).toBeInTheDocument();
+  });
+
+  it('a staff member viewing the account sees the orders without wish-list buttons', async () => {
+    signIn({ impersonating: true });
+    await renderAt('/transactions');
+    fireEvent.click(await screen.findByRole('button', { name: /Melbourne Central/ }));
+    expect(screen.getByText('Linen shirt')).toBeVisible();
+    expect(screen.queryByRole('button', { name: /Add to wish list/ })).toBeNull();
+    await waitFor(() => expect(stub.calls.filter((c) => c.method !== 'GET')).toEqual([]));
   });
 });

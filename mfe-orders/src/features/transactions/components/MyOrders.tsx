@@ -1,72 +1,82 @@
 import { useTranslation } from 'react-i18next';
-import { Bdi, BdiTrans, ErrorState, Link, Loading, TAB_CLICK_EVENTS, track, type Transaction } from '@portal/runtime';
-import { useTransactions } from '../hooks/use-transactions';
-import { formatCents } from '../utils/currency';
-import { formatDay, formatTime, groupByDay } from '../utils/dates';
+import { ErrorState, Link, Loading, TAB_CLICK_EVENTS, track, useAuth } from '@portal/runtime';
+import { formatDay, groupByDay, useTimeZone } from '../../../lib/dates';
+import { allTransactions, useTransactions } from '../hooks/use-transactions';
+import { Order } from './Order';
 
-function Order({ tx, lang }: { tx: Transaction; lang: string }) {
+function ClaimLink() {
   const { t } = useTranslation();
   return (
-    <li>
-      <div className="row">
-        <span>
-          <strong>{tx.store ? <Bdi>{tx.store}</Bdi> : t('orders.online')}</strong>{' '}
-          <span className="muted">{formatTime(tx.transacted_at, lang)}</span>
-        </span>
-        <span className="amount">
-          <span className="visually-hidden">{t('orders.totalLabel')} </span>
-          <Bdi>{formatCents(tx.total_cents)}</Bdi>
-        </span>
-      </div>
-      {tx.items?.length > 0 && (
-        <ul className="muted" style={{ margin: 'var(--space-1) 0 0', paddingInlineStart: 'var(--space-4)' }}>
-          {tx.items.map((item) => (
-            <li key={item.id}>
-              <BdiTrans k="orders.itemLine" values={{ name: item.product?.name || item.name, quantity: item.quantity }} />{' '}
-              <span className="amount">
-                <Bdi>{formatCents(item.amount_cents)}</Bdi>
-              </span>
-            </li>
-          ))}
-        </ul>
-      )}
-    </li>
+    <p className="card claim-link">
+      {t('orders.missing')}{' '}
+      <Link href="/claim-transaction" onClick={() => track(TAB_CLICK_EVENTS['/claim-transaction'])}>
+        {t('orders.claimLink')}
+      </Link>
+    </p>
   );
 }
 
-/** /transactions — My Orders grouped by day. */
+/** /transactions — My Orders: purchases by day in the tenant's zone, each one expandable to its items. */
 export function MyOrders() {
   const { t, i18n } = useTranslation();
+  const { impersonating } = useAuth();
+  const zone = useTimeZone();
   const query = useTransactions();
-  const groups = groupByDay(query.data?.data ?? [], (tx) => tx.transacted_at);
+  const orders = allTransactions(query.data);
+  const groups = groupByDay(orders, (tx) => tx.transacted_at, zone);
+  const total = query.data?.pages[query.data.pages.length - 1]?.meta?.total ?? orders.length;
+
+  let body;
+  if (query.isPending) body = <Loading />;
+  // Spec 8: a failed load is an error flag without a message: a friendly retry.
+  else if (query.isError && orders.length === 0) body = <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
+  else if (orders.length === 0) body = <p className="card">{t('orders.empty')}</p>;
+  else
+    body = (
+      <>
+        {groups.map((group) => {
+          const headingId = `orders-day-${group.day}`;
+          return (
+            <section key={group.day} className="card orders-day" aria-labelledby={headingId}>
+              <h2 id={headingId}>{formatDay(group.first, i18n.language, zone)}</h2>
+              <ul className="orders">
+                {group.items.map((tx) => (
+                  <Order key={tx.id} tx={tx} zone={zone} readOnly={impersonating} />
+                ))}
+              </ul>
+            </section>
+          );
+        })}
+        <div className="orders-more">
+          <p className="muted" role="status">
+            {t('orders.shown', { shown: orders.length, total: Math.max(total, orders.length) })}
+          </p>
+          {query.isFetchNextPageError && (
+            <p className="field-error" role="alert">
+              {t('orders.moreFailed')}
+            </p>
+          )}
+          {query.hasNextPage && (
+            <button
+              type="button"
+              className="btn btn-secondary"
+              onClick={() => !query.isFetchingNextPage && void query.fetchNextPage()}
+              aria-busy={query.isFetchingNextPage || undefined}
+            >
+              {query.isFetchingNextPage ? t('orders.loadingMore') : t('orders.loadMore')}
+            </button>
+          )}
+        </div>
+      </>
+    );
+
   return (
     <section className="page" aria-labelledby="orders-title">
       <h1 id="orders-title" className="page-title">
         {t('orders.title')}
       </h1>
-      {query.isPending ? (
-        <Loading />
-      ) : query.isError ? (
-        <ErrorState error={query.error} onRetry={() => void query.refetch()} />
-      ) : groups.length === 0 ? (
-        <p className="card">{t('orders.empty')}</p>
-      ) : (
-        groups.map((group) => (
-          <section key={group.day} className="card" aria-label={formatDay(group.first, i18n.language)}>
-            <h2>{formatDay(group.first, i18n.language)}</h2>
-            <ul className="list">
-              {group.items.map((tx) => (
-                <Order key={tx.id} tx={tx} lang={i18n.language} />
-              ))}
-            </ul>
-          </section>
-        ))
-      )}
-      <p>
-        <Link href="/claim-transaction" onClick={() => track(TAB_CLICK_EVENTS['/claim-transaction'])}>
-          {t('orders.claimLink')}
-        </Link>
-      </p>
+      {body}
+      <ClaimLink />
     </section>
   );
 }

@@ -1,0 +1,82 @@
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Bdi, BdiTrans, addToast, type TransactionItem } from '@portal/runtime';
+import { formatCents } from '@portal/runtime/currency';
+import { nativeActionAvailable, postNativeAction } from '@portal/runtime/native';
+import { Icon } from '../../../components/Icon';
+import { WishListError, listItemBodyOf } from '../api/wishlist';
+import { useAddToWishList } from '../hooks/use-add-to-wishlist';
+
+/** Marked as on the wish list; inside the native app, a way to open it there. */
+function OnWishList({ focusOnMount }: { focusOnMount: boolean }) {
+  const { t } = useTranslation();
+  const ref = useRef<HTMLSpanElement>(null);
+  useEffect(() => {
+    // The button just pressed is gone: the focus goes to what replaced it.
+    if (focusOnMount) ref.current?.focus();
+  }, [focusOnMount]);
+  return (
+    <span className="order-item__action">
+      <span ref={ref} tabIndex={-1} className="on-list">
+        <Icon name="check" />
+        {t('wishlist.onList')}
+      </span>
+      {nativeActionAvailable('gotoWishlist') && (
+        <button type="button" className="btn-link" onClick={() => postNativeAction('gotoWishlist')}>
+          {t('wishlist.view')}
+        </button>
+      )}
+    </span>
+  );
+}
+
+/** One line of an order: what was bought, how many, for how much; add it to the wish list. */
+export function OrderItem({ item, readOnly }: { item: TransactionItem; readOnly: boolean }) {
+  const { t } = useTranslation();
+  const add = useAddToWishList();
+  const [added, setAdded] = useState(false);
+  const name = item.name || item.product?.name || '';
+  // A return line (negative quantity) or an item without a product cannot go on a list.
+  const canAdd = !readOnly && item.quantity > 0 && listItemBodyOf(item) !== null;
+
+  const onAdd = () => {
+    if (add.isPending) return;
+    add.mutate(item, {
+      onSuccess: () => {
+        setAdded(true);
+        addToast({ type: 'success', text: t('wishlist.added', { name }) });
+      },
+      onError: (err) => {
+        const code = err instanceof WishListError ? err.code : 'assign';
+        addToast({ type: 'error', text: t(`wishlist.errors.${code}`), timeout: 5000 });
+      },
+    });
+  };
+
+  return (
+    <li className="order-item">
+      <span className="order-item__name">
+        <BdiTrans k="orders.itemLine" values={{ name, quantity: item.quantity }} />
+      </span>
+      <span className="amount">
+        <Bdi>{formatCents(item.amount_cents)}</Bdi>
+      </span>
+      {item.list_item ? (
+        <OnWishList focusOnMount={added} />
+      ) : (
+        canAdd && (
+          <span className="order-item__action">
+            <button type="button" className="btn btn-secondary btn-small" onClick={onAdd} aria-busy={add.isPending || undefined}>
+              <Icon name="heart" />
+              {add.isPending ? t('wishlist.adding') : t('wishlist.add')}
+              <span className="visually-hidden">
+                {': '}
+                <bdi>{name}</bdi>
+              </span>
+            </button>
+          </span>
+        )
+      )}
+    </li>
+  );
+}
