@@ -11,7 +11,36 @@ const browser = await chromium.launch({
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
     '--disable-background-networking', '--disable-component-update', '--disable-sync'],
 });
-const pages = ['/', '/home', '/profile', '/size', '/messaging', '/preference', '/transactions', '/rewards', '/offers'];
+const pages = ['/', '/home', '/profile', '/size', '/messaging', '/preference', '/transactions', '/claim-transaction', '/rewards', '/offers'];
+// Extra states of a page, each its own screenshot (`<page>-<name>.png`).
+const states = {
+  '/transactions': {
+    open: async (page) => {
+      await page.locator('.order__toggle').first().click();
+    },
+  },
+  '/claim-transaction': {
+    errors: async (page) => {
+      // Nothing filled in: the server's field errors under every field.
+      await page.locator('form button[type=submit]').click();
+      await page.waitForSelector('[aria-invalid="true"]');
+    },
+    // Files a claim (this writes to the server's data): the demo's matching sale the first time
+    // (credited), a receipt no store has after that (pending); the member's claims listed below.
+    filed: async (page) => {
+      const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Australia/Melbourne' }).format(new Date());
+      const yesterday = new Date(Date.parse(`${today}T12:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+      const claimed = (await page.locator('.claims').textContent().catch(() => '')).includes('MC01-100234');
+      await page.selectOption('#claim-store', 'melbourne-central');
+      await page.fill('#claim-date', yesterday);
+      await page.fill('#claim-receipt-number', claimed ? `SS-${Date.now() % 1_000_000}` : 'MC01-100234');
+      await page.fill('#claim-amount', claimed ? '12.50' : '59.95');
+      await page.locator('form button[type=submit]').click();
+      await page.waitForSelector('.claim-result');
+      await page.waitForLoadState('networkidle');
+    },
+  },
+};
 for (const [label, viewport] of [['phone', { width: 390, height: 844 }], ['desktop', { width: 1280, height: 800 }]]) {
   for (const lang of ['en', 'ar']) {
     const ctx = await browser.newContext({ viewport });
@@ -33,6 +62,11 @@ for (const [label, viewport] of [['phone', { width: 390, height: 844 }], ['deskt
       await page.waitForLoadState('networkidle');
       await page.waitForTimeout(300);
       await page.screenshot({ path: `${out}/${label}-${lang}${p.replace(/\//g, '-')}.png`, fullPage: true });
+      for (const [name, run] of Object.entries(states[p] ?? {})) {
+        await run(page);
+        await page.waitForTimeout(300);
+        await page.screenshot({ path: `${out}/${label}-${lang}${p.replace(/\//g, '-')}-${name}.png`, fullPage: true });
+      }
     }
     await ctx.close();
   }
