@@ -113,6 +113,9 @@ describe('My Orders', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Load more orders' }));
     // 'b' came again (a purchase added meanwhile shifts the pages): shown once.
     await screen.findByText('Showing 4 of 5 orders');
+    // The focus is on the first order just loaded.
+    await waitFor(() => expect(document.activeElement).toBe(screen.getAllByRole('button', { expanded: false })[2]));
+    expect(document.activeElement).toHaveAccessibleName(/R-c/);
     expect(dayHeadings()).toEqual(['Tuesday, 10 November 2026', 'Monday, 9 November 2026', 'Sunday, 1 November 2026']);
     expect(within(screen.getByRole('heading', { name: 'Monday, 9 November 2026' }).closest('section')!).getAllByRole('button')).toHaveLength(2);
     expect(stub.calls.filter((c) => c.path === '/api/profile/transactions').map((c) => new URL(c.url, 'http://x').searchParams.get('page'))).toEqual([

@@ -1,3 +1,4 @@
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorState, Link, Loading, TAB_CLICK_EVENTS, track, useAuth } from '@portal/runtime';
 import { formatDay, groupByDay, useTimeZone } from '../../../lib/dates';
@@ -25,6 +26,24 @@ export function MyOrders() {
   const orders = allTransactions(query.data);
   const groups = groupByDay(orders, (tx) => tx.transacted_at, zone);
   const total = query.data?.pages[query.data.pages.length - 1]?.meta?.total ?? orders.length;
+  const listRef = useRef<HTMLDivElement>(null);
+  // After "Load more", the focus goes to the first order it brought (the button may be gone).
+  const [focusAt, setFocusAt] = useState<number | null>(null);
+  useEffect(() => {
+    if (focusAt === null || orders.length <= focusAt) return;
+    listRef.current?.querySelectorAll<HTMLElement>('.order__toggle')[focusAt]?.focus();
+    setFocusAt(null);
+  }, [focusAt, orders.length]);
+
+  const loadMore = () => {
+    if (query.isFetchingNextPage) return;
+    const shown = orders.length;
+    setFocusAt(shown);
+    void query.fetchNextPage().then((result) => {
+      // Nothing new to go to (a failure, or only repeats): no focus move later either.
+      if (result.isError || allTransactions(result.data).length <= shown) setFocusAt(null);
+    });
+  };
 
   let body;
   if (query.isPending) body = <Loading />;
@@ -33,7 +52,7 @@ export function MyOrders() {
   else if (orders.length === 0) body = <p className="card">{t('orders.empty')}</p>;
   else
     body = (
-      <>
+      <div ref={listRef}>
         {groups.map((group) => {
           const headingId = `orders-day-${group.day}`;
           return (
@@ -60,14 +79,14 @@ export function MyOrders() {
             <button
               type="button"
               className="btn btn-secondary"
-              onClick={() => !query.isFetchingNextPage && void query.fetchNextPage()}
+              onClick={loadMore}
               aria-busy={query.isFetchingNextPage || undefined}
             >
               {query.isFetchingNextPage ? t('orders.loadingMore') : t('orders.loadMore')}
             </button>
           )}
         </div>
-      </>
+      </div>
     );
 
   return (
