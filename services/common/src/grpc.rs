@@ -3,6 +3,7 @@
 use std::net::SocketAddr;
 use tokio::net::TcpListener;
 use tokio_stream::wrappers::TcpListenerStream;
+use tokio_stream::StreamExt;
 use tonic::service::Routes;
 
 /// Binds `host:port`; port 0 picks a free one.
@@ -21,10 +22,17 @@ where
     reporter.set_service_status(service_name, tonic_health::ServingStatus::Serving).await;
     reporter.set_service_status("", tonic_health::ServingStatus::Serving).await;
     let routes = routes.add_service(health);
+    // `Server::tcp_nodelay` only reaches sockets tonic accepts itself; these come from our own
+    // listener, so each one is set here. Without it the trailers of a response wait for the
+    // peer's delayed ACK (about 40 ms) behind Nagle's algorithm.
+    let incoming = TcpListenerStream::new(listener).map(|conn| {
+        let conn = conn?;
+        conn.set_nodelay(true)?;
+        Ok::<_, std::io::Error>(conn)
+    });
     tonic::transport::Server::builder()
-        .tcp_nodelay(true)
         .add_routes(routes)
-        .serve_with_incoming_shutdown(TcpListenerStream::new(listener), shutdown)
+        .serve_with_incoming_shutdown(incoming, shutdown)
         .await?;
     Ok(())
 }
