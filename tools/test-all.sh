@@ -3,7 +3,7 @@
 #   1. cargo: unit and integration tests (storage/KV tests use PostgreSQL and Redis too when
 #      DATABASE_URL and REDIS_URL are set)
 #   2. the OpenAPI document and the front end's generated types agree
-#   3. jest in every front-end package
+#   3. the front end type-checks (tsc --noEmit over every package), then jest in every package
 #   4. e2e: the built portal on a free port with fresh embedded storage, driven by Chromium
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -29,6 +29,13 @@ if ./target/debug/portal openapi > .cache/openapi.json \
   echo "types are current"; add 1 0
 else
   echo "FAILED: shells/runtime/src/api/schema.d.ts is stale: run 'make api-types'"; add 0 1
+fi
+
+echo "== typecheck"
+if npm run --silent typecheck > "$logs/typecheck.log" 2>&1; then
+  echo "types check"; add 1 0
+else
+  cat "$logs/typecheck.log"; echo "FAILED: npm run typecheck"; add 0 1
 fi
 
 echo "== jest"

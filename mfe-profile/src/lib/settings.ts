@@ -8,8 +8,8 @@ export interface GarmentChart {
 }
 
 /**
- * Tenant config `components.profile` (the generated config type leaves components open, so
- * this shape is the contract's, read defensively below).
+ * Tenant config `components.profile` (generated as `ProfileComponent`), with defaults filled in
+ * by `profileSettings` below.
  */
 export interface ProfileSettings {
   identities: string[];
@@ -41,8 +41,8 @@ function chart(v: unknown): GarmentChart | null {
 }
 
 /**
- * The tenant's `components.profile` (identities, comms, sizes), read defensively: the generated
- * config type does not describe components, and an older config may lack the section.
+ * The tenant's `components.profile` (identities, comms, sizes), read defensively: a tenant's
+ * config may lack the section or parts of it, and a cached copy may predate it.
  */
 export function profileSettings(config: PortalConfig | null | undefined): ProfileSettings {
   const raw = ((config?.components ?? {}) as { profile?: Record<string, unknown> }).profile ?? {};

@@ -56,6 +56,9 @@ pub fn receipt_number(raw: &str) -> std::result::Result<String, &'static str> {
 
 /// The purchase date: a real date, not after `today`, and within the claim window.
 pub fn purchase_date(raw: &str, today: NaiveDate, window_days: i64) -> std::result::Result<NaiveDate, String> {
+    if raw.trim().is_empty() {
+        return Err("Required".into());
+    }
     let d = NaiveDate::parse_from_str(raw.trim(), "%Y-%m-%d").map_err(|_| "Use a real date in the form YYYY-MM-DD".to_string())?;
     if d > today {
         return Err("The date can't be in the future".into());
@@ -316,6 +319,7 @@ mod tests {
         assert_eq!(purchase_date("2026-10-21", today, 30).unwrap_err(), "Claims can be made for purchases in the last 30 days");
         assert_eq!(purchase_date("2026-11-22", today, 30).unwrap_err(), "The date can't be in the future");
         assert!(purchase_date("2026-02-30", today, 30).is_err());
+        assert_eq!(purchase_date(" ", today, 30).unwrap_err(), "Required");
     }
 
     #[test]

@@ -35,15 +35,84 @@ pub struct PublicConfig {
     #[serde(default)]
     #[schema(value_type = Object)]
     pub events: serde_json::Map<String, serde_json::Value>,
-    /// Component settings, e.g. `index.coverHeader`, `logout.logo`, `qantas.redemption.type`.
+    /// Component settings: the typed ones below, and others such as `index.coverHeader`,
+    /// `logout.logo`, `qantas.redemption.type`.
     #[serde(default)]
-    #[schema(value_type = Object)]
-    pub components: serde_json::Map<String, serde_json::Value>,
+    pub components: Components,
     /// Display languages offered, from en, it, es, fr, ar, de, el, th.
     #[serde(default)]
     pub languages: Vec<String>,
     /// Unix seconds.
     pub last_updated: i64,
+}
+
+#[derive(Serialize, Deserialize, ToSchema, Default)]
+pub struct Components {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profile: Option<ProfileComponent>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub claims: Option<ClaimsComponent>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub connections: Option<ConnectionsComponent>,
+    /// Every other component's settings, as the tenant wrote them.
+    #[serde(flatten)]
+    pub other: std::collections::BTreeMap<String, serde_json::Value>,
+}
+
+/// The profile tab's rules (`components.profile`).
+#[derive(Serialize, Deserialize, ToSchema)]
+pub struct ProfileComponent {
+    /// Identity handles a member may link, e.g. `qff_number`.
+    #[serde(default)]
+    pub identities: Vec<String>,
+    #[serde(default)]
+    pub comms: CommsComponent,
+    /// Size chart by garment (`tops`, `bottoms`, `dresses`, `shoes`); keys arrive sorted.
+    #[serde(default)]
+    pub sizes: std::collections::BTreeMap<String, SizeChart>,
+}
+
+#[derive(Serialize, Deserialize, ToSchema, Default)]
+pub struct CommsComponent {
+    /// e.g. `email`, `sms`, `push`, `post`
+    #[serde(default)]
+    pub channels: Vec<String>,
+    /// e.g. `offers`, `news`, `events`
+    #[serde(default)]
+    pub topics: Vec<String>,
+}
+
+#[derive(Serialize, Deserialize, ToSchema)]
+pub struct SizeChart {
+    /// Sizes by system (`AU`, `US`, `EU`), index-aligned across systems.
+    pub systems: std::collections::BTreeMap<String, Vec<String>>,
+    pub fits: Vec<String>,
+    /// Show a chosen size in the other systems too (same index).
+    #[serde(default)]
+    pub convertible: bool,
+}
+
+/// Claims for purchases that were not credited (`components.claims`).
+#[derive(Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ClaimsComponent {
+    /// How many days back a purchase may be claimed.
+    pub window_days: i64,
+    pub points_per_dollar: i64,
+}
+
+/// The kinds of connection a member may create (`components.connections`).
+#[derive(Serialize, Deserialize, ToSchema)]
+pub struct ConnectionsComponent {
+    pub definitions: Vec<ConnectionDefinition>,
+}
+
+#[derive(Serialize, Deserialize, ToSchema)]
+pub struct ConnectionDefinition {
+    pub id: String,
+    pub connector: String,
+    #[serde(default)]
+    pub name: String,
 }
 
 #[derive(Serialize, Deserialize, ToSchema)]

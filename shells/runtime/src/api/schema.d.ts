@@ -871,12 +871,35 @@ export interface components {
         ClaimResponse: {
             data: components["schemas"]["ClaimBody"];
         };
+        /** @description Claims for purchases that were not credited (`components.claims`). */
+        ClaimsComponent: {
+            /** Format: int64 */
+            pointsPerDollar: number;
+            /**
+             * Format: int64
+             * @description How many days back a purchase may be claimed.
+             */
+            windowDays: number;
+        };
         CodeRequest: {
             customFields?: Record<string, never> | null;
             email: string;
             eventData?: Record<string, never> | null;
             mode?: string | null;
             redirect?: string | null;
+        };
+        CommsComponent: {
+            /** @description e.g. `email`, `sms`, `push`, `post` */
+            channels?: string[];
+            /** @description e.g. `offers`, `news`, `events` */
+            topics?: string[];
+        };
+        Components: {
+            claims?: null | components["schemas"]["ClaimsComponent"];
+            connections?: null | components["schemas"]["ConnectionsComponent"];
+            profile?: null | components["schemas"]["ProfileComponent"];
+        } & {
+            [key: string]: unknown;
         };
         ConnectionBody: {
             connector: string;
@@ -886,6 +909,11 @@ export interface components {
             id: string;
             name: string;
         };
+        ConnectionDefinition: {
+            connector: string;
+            id: string;
+            name?: string;
+        };
         ConnectionList: {
             data: components["schemas"]["ConnectionBody"][];
         };
@@ -894,6 +922,10 @@ export interface components {
         };
         ConnectionUpdate: {
             name: string;
+        };
+        /** @description The kinds of connection a member may create (`components.connections`). */
+        ConnectionsComponent: {
+            definitions: components["schemas"]["ConnectionDefinition"][];
         };
         ConsentHistory: {
             data: components["schemas"]["ConsentRecordBody"][];
@@ -1124,6 +1156,16 @@ export interface components {
             region: components["schemas"]["Region"];
             tier_handle: string;
         };
+        /** @description The profile tab's rules (`components.profile`). */
+        ProfileComponent: {
+            comms?: components["schemas"]["CommsComponent"];
+            /** @description Identity handles a member may link, e.g. `qff_number`. */
+            identities?: string[];
+            /** @description Size chart by garment (`tops`, `bottoms`, `dresses`, `shoes`); keys arrive sorted. */
+            sizes?: {
+                [key: string]: components["schemas"]["SizeChart"];
+            };
+        };
         /** @description The member's own fields. Every key is optional; only the keys sent change. */
         ProfileUpdate: {
             address?: null | components["schemas"]["AddressBody"];
@@ -1142,8 +1184,11 @@ export interface components {
          *     front end relies on is typed here, so the generated front-end types follow it.
          */
         PublicConfig: {
-            /** @description Component settings, e.g. `index.coverHeader`, `logout.logo`, `qantas.redemption.type`. */
-            components?: Record<string, never>;
+            /**
+             * @description Component settings: the typed ones below, and others such as `index.coverHeader`,
+             *     `logout.logo`, `qantas.redemption.type`.
+             */
+            components?: components["schemas"]["Components"];
             /** @description Event settings by event key. */
             events?: Record<string, never>;
             general: components["schemas"]["GeneralConfig"];
@@ -1225,6 +1270,15 @@ export interface components {
             ogImageUrl?: string | null;
             title?: string | null;
             url?: string | null;
+        };
+        SizeChart: {
+            /** @description Show a chosen size in the other systems too (same index). */
+            convertible?: boolean;
+            fits: string[];
+            /** @description Sizes by system (`AU`, `US`, `EU`), index-aligned across systems. */
+            systems: {
+                [key: string]: string[];
+            };
         };
         StateBody: {
             /** @description e.g. `VIC` */

@@ -9,10 +9,9 @@ export const postClaim = (body: ClaimRequest) => http<ClaimResponse>('/api/profi
 /** GET /api/geolocation: the brand's stores (by name when no position is sent). */
 export const getLocations = (signal?: AbortSignal) => http<GeolocationResponse>('/api/geolocation', { signal });
 
-/** Contract: tenant config `components.claims.windowDays` (default 30); the config type leaves components open. */
+/** Tenant config `components.claims.windowDays` (default 30), read defensively: a cached config may predate it. */
 export function claimWindowDays(config: PortalConfig | null | undefined): number {
-  const claims = (config?.components as Record<string, unknown> | undefined)?.claims as { windowDays?: unknown } | undefined;
-  const days = claims?.windowDays;
+  const days: unknown = config?.components?.claims?.windowDays;
   return typeof days === 'number' && Number.isInteger(days) && days > 0 ? days : 30;
 }
 
