@@ -119,6 +119,20 @@ describe('My Details', () => {
     expect(field('State or region').value).toBe('VIC');
   });
 
+  it('names the countries in the page language and sorts them for it', async () => {
+    const { setLanguage, languageReady } = await import('@portal/runtime');
+    setLanguage('ar');
+    await act(() => languageReady());
+    await renderAt('/profile');
+    await screen.findByRole('heading', { level: 2, name: 'البيانات الشخصية' });
+    const country = screen.getByLabelText('الدولة') as HTMLSelectElement;
+    const selected = within(country as unknown as HTMLElement).getByRole('option', { selected: true }) as HTMLOptionElement;
+    expect(selected.value).toBe('AU');
+    expect(selected.text).toBe('أستراليا');
+    const labels = Array.from(country.options).slice(1).map((o) => o.text);
+    expect(labels).toEqual([...labels].sort(new Intl.Collator('ar').compare));
+  });
+
   it('asks for a typed state where the country has no subdivisions, and a typed country when the list is unavailable', async () => {
     await openDetails();
     fireEvent.change(field('Country'), { target: { value: 'NZ' } });

@@ -1,4 +1,4 @@
-import type { FormEvent } from 'react';
+import { useMemo, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { addToast } from '@portal/runtime';
 // Its own shared chunk of the runtime, loaded with this screen only.
@@ -7,6 +7,31 @@ import { SelectField, SubmitButton, TextField } from '../../../components/Field'
 import { toastSaved, toastWriteError, useDraft, useServerErrors, type FieldErrors } from '../../../lib/form';
 import type { Address, Profile, ProfileUpdate } from '@portal/runtime';
 import { useSaveProfile } from '../hooks/use-save-profile';
+
+/**
+ * The countries with their names in the page's language (Intl.DisplayNames, from the browser's
+ * own CLDR data), sorted for that language; the reference data's English name where the browser
+ * has none.
+ */
+function useLocalisedCountries<C extends { iso_2: string; name: string }>(countries: C[] | null, lang: string): (C & { label: string })[] {
+  return useMemo(() => {
+    let names: Intl.DisplayNames | null = null;
+    try {
+      names = new Intl.DisplayNames([lang], { type: 'region', fallback: 'none' });
+    } catch {
+      names = null;
+    }
+    const label = (c: C) => {
+      try {
+        return names?.of(c.iso_2) || c.name;
+      } catch {
+        return c.name;
+      }
+    };
+    const collator = new Intl.Collator(lang);
+    return (countries ?? []).map((c) => ({ ...c, label: label(c) })).sort((a, b) => collator.compare(a.label, b.label));
+  }, [countries, lang]);
+}
 
 const EMPTY_ADDRESS: Address = { line1: '', line2: '', city: '', state: '', postcode: '', country: '' };
 const PERSONAL = ['first_name', 'last_name', 'email', 'phone', 'birth_date'] as const;
@@ -48,8 +73,9 @@ function AddressFields({
   errors: FieldErrors;
   disabled: boolean;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { countries, loaded } = useCountries();
+  const localised = useLocalisedCountries(countries, i18n.language);
   const set = (key: keyof Address) => (value: string) => onChange({ ...address, [key]: value });
   const country = findCountry(countries, address.country);
   const states = country?.states ?? [];
@@ -87,9 +113,9 @@ function AddressFields({
       >
         <option value="">{loaded ? t('details.address.chooseCountry') : t('details.address.loadingCountries')}</option>
         {!country && address.country && <option value={address.country}>{address.country}</option>}
-        {(countries ?? []).map((c) => (
+        {localised.map((c) => (
           <option key={c.iso_2} value={c.iso_2}>
-            {c.name}
+            {c.label}
           </option>
         ))}
       </SelectField>
