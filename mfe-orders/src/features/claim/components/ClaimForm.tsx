@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, addToast, isHttpError, useAuth, useConfig, timeZone, type Claim, type ClaimRequest } from '@portal/runtime';
-import { SelectField, TextField } from '../../../components/Field';
+import { SelectField, TextField } from '@portal/build/src/fields';
 import { Icon } from '../../../components/Icon';
 import { daysBefore, formatNumber, todayIn } from '../../../lib/dates';
 import { claimWindowDays, normaliseAmount } from '../api/claims';

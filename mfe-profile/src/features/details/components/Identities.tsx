@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Bdi, addToast, useConfig } from '@portal/runtime';
-import { SubmitButton, TextField } from '../../../components/Field';
+import { SubmitButton, TextField } from '@portal/build/src/fields';
 import { toastSaved, toastWriteError, useDraft, useServerErrors } from '../../../lib/form';
 import { profileSettings } from '../../../lib/settings';
 import type { Identity, Profile } from '@portal/runtime';

@@ -2,7 +2,7 @@ import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorState, LANGUAGES, Loading, addToast, i18n, setLanguage, useAuth, useLanguage, type Language, type Profile } from '@portal/runtime';
 import { useProfile } from '../../../api/profile';
-import { SelectField, SubmitButton } from '../../../components/Field';
+import { SelectField, SubmitButton } from '@portal/build/src/fields';
 import { toastSaved, toastWriteError, useDraft, useServerErrors } from '../../../lib/form';
 import { useLocations, useSaveAttribute } from '../hooks/use-preference';
 

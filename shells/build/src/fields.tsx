@@ -1,4 +1,6 @@
-import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes } from 'react';
+// Form fields shared by the micro-frontends' forms: each bundles its own copy (a build-time
+// package, like mfe-providers), so nothing here weighs on the shell's first load.
+import type { ButtonHTMLAttributes, InputHTMLAttributes, ReactNode, SelectHTMLAttributes } from 'react';
 import { FieldError } from '@portal/runtime';
 
 interface Common {
@@ -12,7 +14,11 @@ interface Common {
 
 const describedBy = (id: string, hint: ReactNode) => (hint ? `${id}-hint ${id}-error` : `${id}-error`);
 
-/** A labelled input whose hint and error are tied to it (aria-describedby, aria-invalid). */
+/**
+ * A labelled input whose hint and error are tied to it (aria-describedby, aria-invalid). What the
+ * member types keeps its own direction (dir="auto": a Latin address reads left to right on an
+ * Arabic page).
+ */
 export function TextField({ id, label, hint, error, className, ...input }: Common & InputHTMLAttributes<HTMLInputElement>) {
   return (
     <div className={`field${className ? ` ${className}` : ''}`}>
@@ -51,5 +57,17 @@ export function SelectField({
       )}
       <FieldError id={`${id}-error`} message={error} />
     </div>
+  );
+}
+
+/**
+ * A submit button that keeps the focus while busy: aria-busy and a busy label instead of
+ * `disabled` (which would drop the focus to the page); the form ignores repeat submits meanwhile.
+ */
+export function SubmitButton({ busy, label, busyLabel, ...rest }: { busy: boolean; label: string; busyLabel: string } & ButtonHTMLAttributes<HTMLButtonElement>) {
+  return (
+    <button type="submit" className="btn" aria-busy={busy || undefined} {...rest}>
+      {busy ? busyLabel : label}
+    </button>
   );
 }
