@@ -1,17 +1,7 @@
-import { Suspense, lazy, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, Loading, Routes, TAB_CLICK_EVENTS, track, usePathname, type RouteDef } from '@portal/runtime';
+import { Routes, type RouteDef } from '@portal/runtime';
+import { SubNav, screen } from '@portal/build/src/mfe-screens';
 import { Providers } from './providers';
-
-/** Each screen is its own chunk: opening one route downloads only that screen's code. */
-function screen(load: () => Promise<ComponentType>): RouteDef['Component'] {
-  const Screen = lazy(() => load().then((Component) => ({ default: Component })));
-  return () => (
-    <Suspense fallback={<Loading />}>
-      <Screen />
-    </Suspense>
-  );
-}
 
 /** This MFE's own routes; titles are the spec's screen-view titles. */
 export const routes: RouteDef[] = [
@@ -28,34 +18,19 @@ export const routes: RouteDef[] = [
 ];
 
 /** Links between this MFE's pages (only My Orders is in the shell's tab bar). */
-function SubNav() {
+function PageLinks() {
   const { t } = useTranslation();
-  const path = usePathname();
   const items = [
     { href: '/transactions', label: t('orders.title') },
     { href: '/claim-transaction', label: t('claim.title') },
   ];
-  return (
-    <nav className="subnav" aria-label={t('nav.label')}>
-      {items.map(({ href, label }) => (
-        <Link
-          key={href}
-          href={href}
-          aria-current={path === href ? 'page' : undefined}
-          // Spec 9 click events: my_orders_click, claim_transaction_click.
-          onClick={() => track(TAB_CLICK_EVENTS[href])}
-        >
-          {label}
-        </Link>
-      ))}
-    </nav>
-  );
+  return <SubNav label={t('nav.label')} items={items} />;
 }
 
 export function Root() {
   return (
     <Providers>
-      <SubNav />
+      <PageLinks />
       <Routes routes={routes} />
     </Providers>
   );
