@@ -2,6 +2,7 @@
 //! lists and list items. Every id is checked against the caller by the connections service.
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Member;
+use crate::routes::iso;
 use crate::state::AppState;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, Query, State};
@@ -23,10 +24,6 @@ pub fn router() -> OpenApiRouter<AppState> {
 
 /// The spec's page size for connections.
 const PAGE_SIZE: u32 = 500;
-
-fn iso(t: i64) -> String {
-    chrono::DateTime::from_timestamp(t, 0).map(|d| d.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)).unwrap_or_default()
-}
 
 #[derive(Serialize, ToSchema)]
 pub struct Definition {

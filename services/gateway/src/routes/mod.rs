@@ -34,6 +34,11 @@ impl utoipa::Modify for BearerAuth {
     }
 }
 
+/// Unix seconds as RFC 3339 in UTC, the form every REST time takes.
+pub fn iso(t: i64) -> String {
+    chrono::DateTime::from_timestamp(t, 0).map(|d| d.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)).unwrap_or_default()
+}
+
 /// The `/api` routes with their OpenAPI description.
 pub fn api() -> OpenApiRouter<AppState> {
     OpenApiRouter::with_openapi(ApiDoc::openapi())

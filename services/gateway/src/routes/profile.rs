@@ -2,6 +2,7 @@
 //! session token, never from the request.
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Member;
+use crate::routes::iso;
 use crate::state::AppState;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, Query, State};
@@ -28,10 +29,6 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(tiers))
         .routes(routes!(points))
         .routes(routes!(access_log))
-}
-
-fn iso(t: i64) -> String {
-    chrono::DateTime::from_timestamp(t, 0).map(|d| d.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)).unwrap_or_default()
 }
 
 #[derive(Serialize, ToSchema)]
