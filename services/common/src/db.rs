@@ -96,3 +96,9 @@ impl Db {
         Ok(())
     }
 }
+
+/// Whether a storage error is a unique-index violation: a race lost to another writer, on
+/// either backend.
+pub fn is_unique_violation(e: &sqlx::Error) -> bool {
+    e.as_database_error().is_some_and(|d| d.is_unique_violation())
+}

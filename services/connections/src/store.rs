@@ -1,7 +1,7 @@
 //! SQL for connections, lists and list items. Every query is scoped to the calling member
 //! (lists and items through their connection), so another member's ids are simply not found.
 use crate::{fields, ERR_CREATING_LIST};
-use portal_common::db::Db;
+use portal_common::db::{is_unique_violation, Db};
 use portal_proto::connections::v1 as pb;
 use sqlx::any::AnyRow;
 use sqlx::Row;
@@ -12,10 +12,6 @@ type Result<T> = std::result::Result<T, Status>;
 
 fn db(context: &'static str) -> impl FnOnce(sqlx::Error) -> Status {
     move |e| portal_common::error::internal(context, e)
-}
-
-fn is_unique_violation(e: &sqlx::Error) -> bool {
-    e.as_database_error().is_some_and(|d| d.is_unique_violation())
 }
 
 fn not_found(what: &str) -> Status {

@@ -3,7 +3,8 @@
 //! record of sales: a match is credited at once (the purchase joins the member's transactions
 //! and its points are issued once), otherwise the claim waits as pending and is matched again
 //! whenever the member looks at their claims. One claim per receipt, whoever makes it.
-use crate::error::{is_unique_violation, ProfileError};
+use crate::error::ProfileError;
+use portal_common::db::is_unique_violation;
 use crate::rules::ProfileRules;
 use crate::validate::Fields;
 use chrono::{NaiveDate, TimeZone};

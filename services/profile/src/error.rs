@@ -27,11 +27,6 @@ impl ProfileError {
     }
 }
 
-/// Whether a storage error is a unique-index violation (a race lost to another writer).
-pub fn is_unique_violation(e: &sqlx::Error) -> bool {
-    e.as_database_error().is_some_and(|d| d.is_unique_violation())
-}
-
 impl From<ProfileError> for Status {
     fn from(e: ProfileError) -> Status {
         match e {

@@ -1,5 +1,6 @@
 //! SQL for the profile service's own tables. Portable between SQLite and PostgreSQL.
-use crate::error::{is_unique_violation, ProfileError};
+use crate::error::ProfileError;
+use portal_common::db::is_unique_violation;
 use portal_common::db::Db;
 use portal_proto::profile::v1 as pb;
 use sqlx::Row;
