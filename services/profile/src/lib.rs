@@ -154,20 +154,9 @@ fn source(c: &Caller) -> &'static str {
     }
 }
 
-/// Today's date (UTC) as (year, month, day).
-fn today() -> (i32, u32, u32) {
-    let days = portal_common::now_unix().div_euclid(86_400);
-    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let y = (yoe + era * 400 + i64::from(m <= 2)) as i32;
-    (y, m, d)
+/// Today's date (UTC), for birth dates.
+fn today() -> chrono::NaiveDate {
+    chrono::Utc::now().date_naive()
 }
 
 fn caller<T>(req: &Request<T>) -> Result<Caller, Status> {

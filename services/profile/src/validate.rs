@@ -1,6 +1,7 @@
 //! Profile field rules, applied before anything is written. Each function returns the cleaned
 //! value or the message shown under the field.
 use crate::rules::{ProfileRules, SizeChart};
+use chrono::{Datelike, NaiveDate};
 use portal_common::countries;
 use portal_proto::profile::v1 as pb;
 use std::collections::BTreeMap;
@@ -266,26 +267,22 @@ pub fn phone(raw: &str) -> Result<String, &'static str> {
 }
 
 /// Optional birth date `YYYY-MM-DD`, a real date in the past, at most 120 years ago.
-pub fn birth_date(raw: &str, today: (i32, u32, u32)) -> Result<String, &'static str> {
+pub fn birth_date(raw: &str, today: NaiveDate) -> Result<String, &'static str> {
     let s = raw.trim();
     if s.is_empty() {
         return Ok(String::new());
     }
-    let parts: Vec<&str> = s.split('-').collect();
     let bad = "Use a real date in the form YYYY-MM-DD";
-    if parts.len() != 3 || parts[0].len() != 4 || parts[1].len() != 2 || parts[2].len() != 2 {
+    // The exact shape first: chrono alone would also take one-digit months and days.
+    let shaped = s.len() == 10 && s.char_indices().all(|(i, c)| if i == 4 || i == 7 { c == '-' } else { c.is_ascii_digit() });
+    if !shaped {
         return Err(bad);
     }
-    let (y, m, d): (i32, u32, u32) = (parts[0].parse().map_err(|_| bad)?, parts[1].parse().map_err(|_| bad)?, parts[2].parse().map_err(|_| bad)?);
-    let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-    let days = [31, if leap { 29 } else { 28 }, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-    if !(1..=12).contains(&m) || d == 0 || d > days[(m - 1) as usize] {
-        return Err(bad);
-    }
-    if (y, m, d) >= today {
+    let d = NaiveDate::parse_from_str(s, "%Y-%m-%d").map_err(|_| bad)?;
+    if d >= today {
         return Err("The date must be in the past");
     }
-    if y < today.0 - 120 {
+    if d.year() < today.year() - 120 {
         return Err(bad);
     }
     Ok(s.to_string())
@@ -402,7 +399,7 @@ mod tests {
 
     #[test]
     fn birth_dates() {
-        let today = (2026, 11, 21);
+        let today = NaiveDate::from_ymd_opt(2026, 11, 21).unwrap();
         assert_eq!(birth_date("1990-02-28", today).unwrap(), "1990-02-28");
         assert!(birth_date("1990-02-30", today).is_err());
         assert!(birth_date("2023-02-29", today).is_err());
