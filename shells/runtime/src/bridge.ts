@@ -2,7 +2,14 @@
 
 declare global {
   interface Window {
-    ReactNativeWebView?: { postMessage(message: string): void };
+    ReactNativeWebView?: {
+      postMessage(message: string): void;
+      /**
+       * The spec actions this wrapper offers, when it says (e.g. an iOS build lists
+       * 'addAppleWallet', an Android one 'addGooglePay'); see `nativeActionAvailable`.
+       */
+      actions?: readonly string[];
+    };
   }
 }
 

@@ -22,7 +22,15 @@ export interface RequestOptions {
   token?: string | null;
   /** Let the request outlive the page (sign-out on the way to another page). */
   keepalive?: boolean;
+  /**
+   * Extra request headers, e.g. `{ 'Idempotency-Key': key }`. They cannot replace the ones this
+   * helper owns (Content-Type of a JSON body, Authorization: use `token` for that).
+   */
+  headers?: Record<string, string>;
 }
+
+/** Set by this helper only (the `headers` option cannot replace them). */
+const OWN_HEADERS = ['authorization', 'content-type'];
 
 let unauthorizedHandler: (() => void) | null = null;
 let forbiddenWriteHandler: ((error: HttpError) => void) | null = null;
@@ -80,6 +88,9 @@ export async function http<T = unknown>(path: string, options: RequestOptions = 
   const signedIn = authStore.get().token;
   const token = options.token === undefined ? signedIn : options.token;
   const headers: Record<string, string> = { Accept: 'application/json' };
+  for (const [name, value] of Object.entries(options.headers ?? {})) {
+    if (!OWN_HEADERS.includes(name.toLowerCase())) headers[name] = value;
+  }
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (token) headers.Authorization = `Bearer ${token}`;
   const done = quiet ? () => undefined : startProgress();

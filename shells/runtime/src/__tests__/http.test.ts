@@ -13,6 +13,26 @@ describe('http helper', () => {
     stub.restore();
   });
 
+  it('sends extra headers (an Idempotency-Key) beside its own, which they cannot replace', async () => {
+    const stub = stubFetch({ 'POST /api/profile/rewards/redeem': { status: 201, body: { data: {} } } });
+    await http('/api/profile/rewards/redeem', {
+      method: 'POST',
+      body: { catalogue_id: 'coffee' },
+      token: 'tok',
+      headers: { 'Idempotency-Key': 'key-1', authorization: 'Bearer other', 'content-type': 'text/plain' },
+    });
+    expect(stub.calls[0].headers).toEqual({
+      Accept: 'application/json',
+      'Idempotency-Key': 'key-1',
+      'Content-Type': 'application/json',
+      Authorization: 'Bearer tok',
+    });
+    // Without the option: only the helper's own headers.
+    await http('/api/profile/rewards/redeem', { method: 'POST', body: {}, token: null });
+    expect(stub.calls[1].headers).toEqual({ Accept: 'application/json', 'Content-Type': 'application/json' });
+    stub.restore();
+  });
+
   it('passes through the server error shape', async () => {
     const stub = stubFetch({
       'POST /api/auth': { status: 422, body: { status: 422, message: 'Invalid email', errors: { email: 'is invalid' }, error: true } },
