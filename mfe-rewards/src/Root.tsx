@@ -1,14 +1,27 @@
 import { Routes, type RouteDef } from '@portal/runtime';
+import { screen } from '@portal/build/src/mfe-screens';
 import { Providers } from './providers';
-import { Rewards } from './features/rewards/components/Rewards';
-import { RewardDetail } from './features/rewards/components/RewardDetail';
-import { Offers } from './features/offers/components/Offers';
+
+// Rewards and Offers are both tabs of the shell's Frame (whose tab links fire rewards_click and
+// offers_click): no sub-navigation of our own. The detail page links back to Rewards.
 
 /** This MFE's own routes; titles are the spec's screen-view titles. */
 export const routes: RouteDef[] = [
-  { path: '/rewards', title: 'Rewards', Component: Rewards },
-  { path: '/rewards/item/:id', title: 'Rewards Item Detail', Component: RewardDetail },
-  { path: '/offers', title: 'Offers', Component: Offers },
+  {
+    path: '/rewards',
+    title: 'Rewards',
+    Component: screen(() => import(/* webpackChunkName: "rewards" */ './screens/Rewards').then((m) => m.Rewards)),
+  },
+  {
+    path: '/rewards/item/:id',
+    title: 'Rewards Item Detail',
+    Component: screen(() => import(/* webpackChunkName: "reward" */ './features/rewards/components/RewardDetail').then((m) => m.RewardDetail)),
+  },
+  {
+    path: '/offers',
+    title: 'Offers',
+    Component: screen(() => import(/* webpackChunkName: "offers" */ './features/offers/components/Offers').then((m) => m.Offers)),
+  },
 ];
 
 export function Root() {

@@ -1,4 +1,6 @@
 import { createMfeProviders } from '@portal/build/src/mfe-providers';
 import { NS, catalogs } from './i18n/catalogs';
+import { followBalance } from './lib/follow-balance';
 
 export const { queryClient, Providers } = createMfeProviders(NS, catalogs);
+followBalance(queryClient);

@@ -1,61 +1,178 @@
 import { useTranslation } from 'react-i18next';
-import { Bdi, ErrorState, Link, Loading } from '@portal/runtime';
-import { useRewards } from '../hooks/use-rewards';
-import { formatDate, formatNumber } from '../../../utils/format';
+import { Bdi, ErrorState, Link, Loading, addToast, isHttpError, matchPath, usePathname, type Reward } from '@portal/runtime';
+import { nativeActionAvailable, postNativeAction } from '@portal/runtime/native';
+import { Icon } from '../../../components/Icon';
+import { formatDate, useTimeZone } from '../../../lib/format';
+import { rewardIdOf } from '../api/rewards';
+import { useReward } from '../hooks/use-rewards';
+import { RewardStatus } from './RewardStatus';
+import { VoucherQr } from './VoucherQr';
 
-/** /rewards/item/{numeric id} — one reward from the rewards list. */
-export function RewardDetail({ params }: { params: Record<string, string> }) {
-  const { t, i18n } = useTranslation();
-  const query = useRewards();
-  const id = /^\d+$/.test(params.id ?? '') ? Number(params.id) : NaN;
-  const reward = query.data?.data.find((r) => r.id === id);
-  const back = (
-    <p>
+function BackLink() {
+  const { t } = useTranslation();
+  return (
+    <p className="back-link">
       <Link href="/rewards">{t('rewards.back')}</Link>
     </p>
   );
-  if (query.isPending) return <Loading />;
-  if (query.isError) return <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
-  if (!reward) {
+}
+
+function NotFound() {
+  const { t } = useTranslation();
+  return (
+    <section className="page" aria-labelledby="reward-title">
+      <h1 id="reward-title" className="page-title">
+        {t('detail.notFound')}
+      </h1>
+      <div className="card">
+        <p>{t('detail.notFoundText')}</p>
+        <p>
+          <Link href="/rewards">{t('rewards.back')}</Link>
+        </p>
+      </div>
+    </section>
+  );
+}
+
+function CopyCode({ code }: { code: string }) {
+  const { t } = useTranslation();
+  const copy = () => {
+    const clipboard = typeof navigator !== 'undefined' ? navigator.clipboard : undefined;
+    if (!clipboard?.writeText) {
+      // No clipboard access (an insecure page, an old browser): select it for the member to copy.
+      const el = document.getElementById('voucher-code');
+      const selection = window.getSelection?.();
+      if (el && selection) {
+        const range = document.createRange();
+        range.selectNodeContents(el);
+        selection.removeAllRanges();
+        selection.addRange(range);
+      }
+      addToast({ type: 'info', text: t('detail.copyFailed'), timeout: 5000 });
+      return;
+    }
+    clipboard.writeText(code).then(
+      () => addToast({ type: 'success', text: t('detail.copied') }),
+      () => addToast({ type: 'error', text: t('detail.copyFailed'), timeout: 5000 }),
+    );
+  };
+  return (
+    <button type="button" className="btn btn-secondary btn-small" onClick={copy}>
+      <Icon name="copy" />
+      {t('detail.copy')}
+    </button>
+  );
+}
+
+/** "Add to Apple Wallet" / "Add to Google Pay": only those the native wrapper offers. */
+function WalletButtons({ reward }: { reward: Reward }) {
+  const { t } = useTranslation();
+  const wallets = [
+    { action: 'addAppleWallet' as const, label: t('detail.appleWallet') },
+    { action: 'addGooglePay' as const, label: t('detail.googlePay') },
+  ].filter((w) => nativeActionAvailable(w.action));
+  if (wallets.length === 0) return null;
+  return (
+    <div className="voucher__wallets">
+      {wallets.map((w) => (
+        <button key={w.action} type="button" className="btn" onClick={() => postNativeAction(w.action, { id: reward.id, code: reward.code })}>
+          {w.label}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+function Voucher({ reward }: { reward: Reward }) {
+  const { t } = useTranslation();
+  const usable = reward.status !== 'used' && reward.status !== 'expired';
+  return (
+    <section className={`card voucher voucher--${usable ? 'available' : 'past'}`} aria-labelledby={reward.code ? 'voucher-code-label' : undefined}>
+      <RewardStatus status={reward.status} />
+      {/* A used or expired code must not be scanned at the till: no QR code for those. */}
+      {usable ? reward.code && <VoucherQr code={reward.code} /> : <p className="voucher__note">{t(`detail.${reward.status}Note`)}</p>}
+      {reward.code && (
+        <>
+          <h2 id="voucher-code-label" className="voucher__label">
+            {t('detail.code')}
+          </h2>
+          <p id="voucher-code" className="voucher__code" dir="ltr" translate="no">
+            {reward.code}
+          </p>
+          <div className="voucher__actions">
+            <CopyCode code={reward.code} />
+          </div>
+          {usable && <p className="muted voucher__hint">{t('detail.codeHint')}</p>}
+          {usable && <WalletButtons reward={reward} />}
+        </>
+      )}
+    </section>
+  );
+}
+
+/** /rewards/item/{numeric id}: one reward, its voucher code as a QR code and as text, its terms. */
+export function RewardDetail() {
+  const { t, i18n } = useTranslation();
+  const zone = useTimeZone();
+  const id = rewardIdOf(matchPath('/rewards/item/:id', usePathname())?.id);
+  const query = useReward(id);
+  if (id === null) return <NotFound />;
+  if (query.isError) {
+    if (isHttpError(query.error) && query.error.status === 404) return <NotFound />;
     return (
-      <section className="page" aria-labelledby="reward-title">
-        <h1 id="reward-title" className="page-title">
-          {t('rewards.notFound')}
-        </h1>
-        {back}
+      <section className="page">
+        <BackLink />
+        <ErrorState error={query.error} onRetry={() => void query.refetch()} />
       </section>
     );
   }
-  const issued = formatDate(reward.issued_at, i18n.language);
-  const expires = formatDate(reward.expires_at, i18n.language);
+  if (!query.data) return <Loading />;
+  const reward = query.data.data;
+  const lang = i18n.language;
+  const issued = formatDate(reward.issued_at, lang, zone);
+  const expires = formatDate(reward.expires_at, lang, zone);
+  const used = formatDate(reward.used_at, lang, zone);
   return (
-    <section className="page" aria-labelledby="reward-title">
-      {back}
+    <section className="page reward-detail" aria-labelledby="reward-title">
+      <BackLink />
       <h1 id="reward-title" className="page-title">
         <Bdi>{reward.name}</Bdi>
       </h1>
-      <div className="card">
-        {reward.description && (
-          <p>
-            <Bdi>{reward.description}</Bdi>
-          </p>
-        )}
-        <dl className="dl">
-          <dt>{t('rewards.cost')}</dt>
-          <dd>{t('rewards.points', { points: formatNumber(reward.points_cost, i18n.language) })}</dd>
-          {issued && (
+      <div className="reward-detail__grid">
+        <Voucher reward={reward} />
+        <div className="card reward-detail__about">
+          {reward.description && (
+            <p className="reward-detail__description">
+              <Bdi>{reward.description}</Bdi>
+            </p>
+          )}
+          <dl className="dl">
+            <dt>{t('detail.status')}</dt>
+            <dd>{t(`status.${reward.status === 'used' || reward.status === 'expired' ? reward.status : 'available'}`)}</dd>
+            {issued && (
+              <>
+                <dt>{t('detail.issued')}</dt>
+                <dd>{issued}</dd>
+              </>
+            )}
+            <dt>{t('detail.expires')}</dt>
+            <dd>{expires ?? t('detail.noExpiry')}</dd>
+            {used && (
+              <>
+                <dt>{t('detail.used')}</dt>
+                <dd>{used}</dd>
+              </>
+            )}
+          </dl>
+          {reward.terms && (
             <>
-              <dt>{t('rewards.issued')}</dt>
-              <dd>{issued}</dd>
+              <h2 className="reward-detail__terms-title">{t('detail.terms')}</h2>
+              <p className="reward-detail__terms">
+                <Bdi>{reward.terms}</Bdi>
+              </p>
             </>
           )}
-          {expires && (
-            <>
-              <dt>{t('rewards.expiry')}</dt>
-              <dd>{expires}</dd>
-            </>
-          )}
-        </dl>
+        </div>
       </div>
     </section>
   );

@@ -1,3 +1,0 @@
-import { http, type BenefitList } from '@portal/runtime';
-
-export const getBenefits = (signal?: AbortSignal) => http<BenefitList>('/api/profile/benefits', { signal });

@@ -1,0 +1,103 @@
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Bdi, ErrorState, Loading, type PointsEntry } from '@portal/runtime';
+import { formatDate, formatNumber, formatSigned, useTimeZone } from '../../../lib/format';
+import { allEntries, usePointsHistory } from '../hooks/use-points';
+
+/** The contract's ledger sources; anything else gets a plain "Points" label. */
+const SOURCES = ['purchase', 'claim', 'bonus', 'redemption', 'conversion', 'expiry', 'staff', 'import'];
+
+function Entry({ entry, zone }: { entry: PointsEntry; zone: string }) {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language;
+  const source = SOURCES.includes(entry.source) ? entry.source : 'other';
+  const expires = entry.points > 0 ? formatDate(entry.expires_at, lang, zone) : null;
+  const direction = entry.points > 0 ? 'plus' : entry.points < 0 ? 'minus' : 'zero';
+  return (
+    <li className="ledger__entry" tabIndex={-1}>
+      <span className="ledger__what">
+        <strong>{t(`history.source.${source}`)}</strong>
+        {entry.reason && (
+          <>
+            <span aria-hidden="true"> · </span>
+            <span className="visually-hidden">: </span>
+            <Bdi>{entry.reason}</Bdi>
+          </>
+        )}
+      </span>
+      <span className={`amount ledger__points ledger__points--${direction}`}>
+        <Bdi>{formatSigned(entry.points, lang)}</Bdi>
+        <span className="visually-hidden"> {t('history.unit', { count: Math.abs(entry.points) })}</span>
+      </span>
+      <span className="muted ledger__meta">
+        <span>{formatDate(entry.issued_at, lang, zone)}</span>
+        {expires && <span>{t('history.expires', { date: expires })}</span>}
+      </span>
+    </li>
+  );
+}
+
+/** The points history, newest first, 20 at a time with "Load more". */
+export function PointsHistory() {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language;
+  const zone = useTimeZone();
+  const query = usePointsHistory();
+  const entries = allEntries(query.data);
+  const pages = query.data?.pages ?? [];
+  const total = Math.max(pages[pages.length - 1]?.meta?.total ?? 0, entries.length);
+  const listRef = useRef<HTMLUListElement>(null);
+  // After "Load more", the focus goes to the first entry it brought (the button may be gone).
+  const [focusAt, setFocusAt] = useState<number | null>(null);
+  useEffect(() => {
+    if (focusAt === null || entries.length <= focusAt) return;
+    listRef.current?.querySelectorAll<HTMLElement>('.ledger__entry')[focusAt]?.focus();
+    setFocusAt(null);
+  }, [focusAt, entries.length]);
+
+  const loadMore = () => {
+    if (query.isFetchingNextPage) return;
+    const shown = entries.length;
+    setFocusAt(shown);
+    void query.fetchNextPage().then((result) => {
+      if (result.isError || allEntries(result.data).length <= shown) setFocusAt(null);
+    });
+  };
+
+  let body;
+  if (query.isPending) body = <Loading />;
+  else if (query.isError && entries.length === 0) body = <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
+  else if (entries.length === 0) body = <p className="muted">{t('history.empty')}</p>;
+  else
+    body = (
+      <>
+        <ul className="ledger" ref={listRef}>
+          {entries.map((entry) => (
+            <Entry key={entry.id} entry={entry} zone={zone} />
+          ))}
+        </ul>
+        <div className="ledger-more">
+          <p className="muted" role="status">
+            {t('history.shown', { count: total, shown: formatNumber(entries.length, lang), total: formatNumber(total, lang) })}
+          </p>
+          {query.isFetchNextPageError && (
+            <p className="field-error" role="alert">
+              {t('history.moreFailed')}
+            </p>
+          )}
+          {query.hasNextPage && (
+            <button type="button" className="btn btn-secondary" onClick={loadMore} aria-busy={query.isFetchingNextPage || undefined}>
+              {query.isFetchingNextPage ? t('history.loadingMore') : t('history.loadMore')}
+            </button>
+          )}
+        </div>
+      </>
+    );
+
+  return (
+    <section className="card" aria-labelledby="history-title">
+      <h2 id="history-title">{t('history.heading')}</h2>
+      {body}
+    </section>
+  );
+}
