@@ -87,6 +87,17 @@ impl Db {
         Ok(db)
     }
 
+    /// A transaction that writes. On SQLite it takes the write lock at `BEGIN IMMEDIATE`, waiting
+    /// (busy_timeout) for other writers: a deferred transaction that reads and then writes fails
+    /// at once with SQLITE_BUSY if another writer committed in between, which no timeout retries.
+    /// On PostgreSQL a plain `BEGIN`.
+    pub async fn begin(&self) -> Result<sqlx::Transaction<'static, sqlx::Any>, sqlx::Error> {
+        match self.backend {
+            Backend::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await,
+            Backend::Postgres => self.pool.begin().await,
+        }
+    }
+
     /// Drops the service's schema (PostgreSQL test clean-up); a no-op on SQLite.
     pub async fn drop_schema(&self, settings: &Settings, service: &str) -> anyhow::Result<()> {
         if self.backend == Backend::Postgres {

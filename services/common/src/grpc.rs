@@ -45,6 +45,9 @@ pub fn channel(url: &str) -> anyhow::Result<tonic::transport::Channel> {
         .connect_lazy())
 }
 
+/// Work a service does besides answering calls (e.g. a periodic job), run while it serves.
+pub type Background = std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send + 'static>>;
+
 /// A built gRPC service, bound but not yet serving: tests and the launcher read its address
 /// before running it.
 pub struct GrpcApp {
@@ -52,12 +55,18 @@ pub struct GrpcApp {
     listener: TcpListener,
     addr: SocketAddr,
     routes: Routes,
+    background: Vec<Background>,
 }
 
 impl GrpcApp {
     pub async fn bind(settings: &crate::config::Settings, name: &'static str, routes: Routes) -> anyhow::Result<Self> {
         let (listener, addr) = bind(&settings.grpc_host, settings.grpc_port).await?;
-        Ok(Self { name, listener, addr, routes })
+        Ok(Self { name, listener, addr, routes, background: vec![] })
+    }
+    /// Runs `work` from the moment the service starts serving until it stops.
+    pub fn with_background(mut self, work: impl std::future::Future<Output = ()> + Send + 'static) -> Self {
+        self.background.push(Box::pin(work));
+        self
     }
     pub fn port(&self) -> u16 {
         self.addr.port()
@@ -70,7 +79,12 @@ impl GrpcApp {
         F: std::future::Future<Output = ()> + Send + 'static,
     {
         tracing::info!(service = self.name, addr = %self.addr, "gRPC service listening");
-        serve(self.listener, self.routes, self.name, shutdown).await
+        let work: Vec<_> = self.background.into_iter().map(tokio::spawn).collect();
+        let served = serve(self.listener, self.routes, self.name, shutdown).await;
+        for w in work {
+            w.abort();
+        }
+        served
     }
 }
 

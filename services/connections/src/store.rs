@@ -92,7 +92,7 @@ pub async fn rename_connection(db_: &Db, pid: &str, id: &str, name: &str) -> Res
 
 /// Removes a connection with its lists and their items, in one transaction.
 pub async fn delete_connection(db_: &Db, pid: &str, id: &str) -> Result<()> {
-    let mut tx = db_.pool.begin().await.map_err(db("deleting a connection"))?;
+    let mut tx = db_.begin().await.map_err(db("deleting a connection"))?;
     let owned = sqlx::query("SELECT id FROM connections WHERE profile_id = $1 AND id = $2")
         .bind(pid)
         .bind(id)

@@ -3,6 +3,7 @@ use crate::verify::Verifier;
 use portal_common::config::Settings;
 use portal_proto::auth::v1::auth_service_client::AuthServiceClient;
 use portal_proto::connections::v1::connections_service_client::ConnectionsServiceClient;
+use portal_proto::profile::v1::loyalty_service_client::LoyaltyServiceClient;
 use portal_proto::profile::v1::profile_service_client::ProfileServiceClient;
 use portal_proto::qff::v1::qff_service_client::QffServiceClient;
 use portal_proto::refdata::v1::refdata_service_client::RefdataServiceClient;
@@ -13,6 +14,8 @@ use tonic::transport::Channel;
 pub struct Clients {
     pub auth: AuthServiceClient<Channel>,
     pub profile: ProfileServiceClient<Channel>,
+    /// The profile service's loyalty part (same channel).
+    pub loyalty: LoyaltyServiceClient<Channel>,
     pub connections: ConnectionsServiceClient<Channel>,
     pub qff: QffServiceClient<Channel>,
     pub refdata: RefdataServiceClient<Channel>,
@@ -27,6 +30,7 @@ impl Clients {
         Ok(Clients {
             auth: AuthServiceClient::new(a.clone()),
             profile: ProfileServiceClient::new(p.clone()),
+            loyalty: LoyaltyServiceClient::new(p.clone()),
             connections: ConnectionsServiceClient::new(c.clone()),
             qff: QffServiceClient::new(q.clone()),
             refdata: RefdataServiceClient::new(r.clone()),

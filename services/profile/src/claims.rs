@@ -4,6 +4,7 @@
 //! and its points are issued once), otherwise the claim waits as pending and is matched again
 //! whenever the member looks at their claims. One claim per receipt, whoever makes it.
 use crate::error::ProfileError;
+use crate::loyalty::ledger;
 use portal_common::db::is_unique_violation;
 use crate::rules::ProfileRules;
 use crate::validate::Fields;
@@ -132,7 +133,7 @@ fn claim_row(r: &AnyRow) -> pb::Claim {
 pub async fn file(db: &Db, tenant: &str, pid: &str, c: &NewClaim, rules: &ProfileRules) -> Result<pb::Claim> {
     let now = now_ms();
     let id = portal_common::new_id("clm_");
-    let mut tx = db.pool.begin().await?;
+    let mut tx = db.begin().await?;
     sqlx::query(
         "INSERT INTO claims (id, tenant, profile_id, store_handle, store_name, receipt_number, purchase_date, amount_cents, status, created_at_ms, updated_at_ms)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'pending', $9, $9)",
@@ -217,16 +218,19 @@ async fn try_credit(tx: &mut Transaction<'_, Any>, tenant: &str, pid: &str, clai
     .execute(&mut **tx)
     .await?;
     copy_receipt_items(tx, &txn_id, &receipt_id).await?;
-    // The ref's unique index makes issuing a claim's points idempotent.
-    sqlx::query("INSERT INTO points (id, profile_id, points, reason, issued_at, ref) VALUES ($1, $2, $3, $4, $5, $6)")
-        .bind(crate::store::new_points_id())
-        .bind(pid)
-        .bind(points)
-        .bind(format!("Claimed purchase at {}", claim.store_name))
-        .bind(portal_common::now_unix())
-        .bind(format!("claim:{claim_id}"))
-        .execute(&mut **tx)
-        .await?;
+    // The ledger posts a reference once: a claim's points are issued once.
+    if points > 0 {
+        let now = portal_common::now_unix();
+        let credit = ledger::Credit {
+            source: ledger::Source::Claim,
+            reason: &claim.store_name,
+            reference: &format!("claim:{claim_id}"),
+            points,
+            at: now,
+            expires_at: rules.loyalty.expiry_for(now),
+        };
+        ledger::credit(tx, pid, &credit).await?;
+    }
     sqlx::query("UPDATE claims SET status = 'credited', points = $2, transaction_id = $3, message = '', updated_at_ms = $4 WHERE id = $1")
         .bind(claim_id)
         .bind(points)
@@ -263,7 +267,7 @@ pub async fn list(db: &Db, tenant: &str, pid: &str, rules: &ProfileRules) -> Res
         .collect();
     let today = today(rules);
     for (id, date) in pending {
-        let mut tx = db.pool.begin().await?;
+        let mut tx = db.begin().await?;
         if !try_credit(&mut tx, tenant, pid, &id, rules).await? {
             let expired = NaiveDate::parse_from_str(&date, "%Y-%m-%d").is_ok_and(|d| (today - d).num_days() > rules.claims.window_days + GRACE_DAYS);
             if expired {

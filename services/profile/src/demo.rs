@@ -1,5 +1,6 @@
-//! The demo tenant's members and their history, seeded idempotently at start in the embedded
-//! default. Times are relative to now so the demo always looks current.
+//! The demo tenant's members and their purchases, seeded idempotently at start in the embedded
+//! default (their loyalty history is `loyalty::demo`). Times are relative to now so the demo
+//! always looks current.
 use portal_common::db::Db;
 
 pub const DEMO_ID: &str = "prf_0000000000000000000000d1";
@@ -9,15 +10,7 @@ const DAY: i64 = 86_400;
 
 pub async fn seed(db: &Db, tenant: &str) -> anyhow::Result<()> {
     let now = portal_common::now_unix();
-    let mut tx = db.pool.begin().await?;
-    for (handle, name, rank) in [("silver", "Silver", 1i64), ("gold", "Gold", 2), ("platinum", "Platinum", 3)] {
-        sqlx::query("INSERT INTO tiers (handle, name, rank) VALUES ($1, $2, $3) ON CONFLICT (handle) DO NOTHING")
-            .bind(handle)
-            .bind(name)
-            .bind(rank)
-            .execute(&mut *tx)
-            .await?;
-    }
+    let mut tx = db.begin().await?;
     // (id, email, first, last, tier, phone, birth date, address line 1, city, state, postcode, country)
     for (id, email, first, last, tier, phone, birth, line1, city, state, postcode, country) in [
         (DEMO_ID, "demo@example.com", "Dana", "Demo", "gold", "+61400000001", "1990-05-14", "1 Swanston St", "Melbourne", "VIC", "3000", "AU"),
@@ -153,53 +146,6 @@ pub async fn seed(db: &Db, tenant: &str) -> anyhow::Result<()> {
         .execute(&mut *tx)
         .await?;
         crate::claims::copy_receipt_items(&mut tx, txn, receipt).await?;
-    }
-    for (id, name, desc, cost, issued, expires) in [
-        (101i64, "$10 voucher", "Take $10 off your next purchase of $50 or more.", 1000i64, now - 5 * DAY, now + 60 * DAY),
-        (102, "Free coffee", "A regular coffee at any participating store café.", 300, now - DAY, now + 14 * DAY),
-    ] {
-        sqlx::query(
-            "INSERT INTO rewards (id, profile_id, name, description, points_cost, issued_at, expires_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO NOTHING",
-        )
-        .bind(id)
-        .bind(DEMO_ID)
-        .bind(name)
-        .bind(desc)
-        .bind(cost)
-        .bind(issued)
-        .bind(expires)
-        .execute(&mut *tx)
-        .await?;
-    }
-    for (id, name, desc, ends) in [
-        (201i64, "Double points weekend", "Earn twice the points on everything you buy this weekend.", now + 3 * DAY),
-        (202, "Birthday gift", "Enjoy 20% off one full-price item during your birthday month.", now + 25 * DAY),
-    ] {
-        sqlx::query("INSERT INTO benefits (id, profile_id, name, description, ends_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING")
-            .bind(id)
-            .bind(DEMO_ID)
-            .bind(name)
-            .bind(desc)
-            .bind(ends)
-            .execute(&mut *tx)
-            .await?;
-    }
-    for (id, pid, pts, reason, at) in [
-        (1i64, DEMO_ID, 1500i64, "Welcome bonus", now - 120 * DAY),
-        (2, DEMO_ID, 70, "Purchase at Online", now - 31 * DAY),
-        (3, DEMO_ID, 149, "Purchase at Chadstone", now - 9 * DAY),
-        (4, DEMO_ID, 130, "Purchase at Melbourne Central", now - 2 * DAY),
-        (5, OTHER_ID, 500, "Welcome bonus", now - 40 * DAY),
-    ] {
-        sqlx::query("INSERT INTO points (id, profile_id, points, reason, issued_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING")
-            .bind(id)
-            .bind(pid)
-            .bind(pts)
-            .bind(reason)
-            .bind(at)
-            .execute(&mut *tx)
-            .await?;
     }
     tx.commit().await?;
     Ok(())

@@ -16,6 +16,15 @@ pub enum ProfileError {
     /// `AlreadyExists` with a field error: (field, message)
     #[error("{1}")]
     Conflict(&'static str, &'static str),
+    /// `NotFound` with this message (a reward, an offer)
+    #[error("{0}")]
+    Missing(&'static str),
+    /// `FailedPrecondition` (HTTP 409): the request is understood but the state refuses it
+    #[error("{0}")]
+    Refused(&'static str),
+    /// `FailedPrecondition`: a debit larger than the points the member holds
+    #[error("You don't have enough points for this")]
+    NotEnoughPoints,
     /// `Internal`, logged
     #[error(transparent)]
     Db(#[from] sqlx::Error),
@@ -39,6 +48,9 @@ impl From<ProfileError> for Status {
             ProfileError::Conflict(field, m) => {
                 portal_common::error::field_status(tonic::Code::AlreadyExists, m, &[(field.to_string(), m.to_string())].into())
             }
+            ProfileError::Missing(m) => Status::not_found(m),
+            ProfileError::Refused(m) => Status::failed_precondition(m),
+            ProfileError::NotEnoughPoints => Status::failed_precondition(e.to_string()),
             ProfileError::Fields(f) => portal_common::error::invalid_fields("Please check the highlighted fields", &f),
             ProfileError::Db(e) => portal_common::error::internal("profile storage", e),
         }

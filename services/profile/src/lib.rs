@@ -1,8 +1,10 @@
 //! The profile service: member profiles and everything that hangs off them. Member-scoped RPCs
 //! take the profile id from the caller's metadata only.
-mod demo;
+mod cache;
 mod claims;
+mod demo;
 mod error;
+mod loyalty;
 mod rules;
 mod store;
 mod validate;
@@ -11,8 +13,8 @@ use portal_common::config::Settings;
 use portal_common::db::Db;
 use portal_common::grpc::GrpcApp;
 use portal_common::identity::Caller;
+use cache::ProfileCache;
 use portal_common::kv::Kv;
-use prost::Message;
 use portal_proto::profile::v1::{self as pb, profile_service_server::{ProfileService, ProfileServiceServer}};
 use portal_proto::connections::v1::{connections_service_client::ConnectionsServiceClient, GetListItemRequest};
 use portal_proto::refdata::v1::{refdata_service_client::RefdataServiceClient, GetConfigRequest, ListLocationsRequest};
@@ -31,21 +33,20 @@ pub async fn build(settings: &Settings) -> anyhow::Result<GrpcApp> {
     if settings.demo_data {
         demo::seed(&db, &settings.tenant).await?;
     }
-    let cache = Kv::connect(settings).await?.scoped("profile");
+    let cache = ProfileCache::new(Kv::connect(settings).await?.scoped("profile"));
     let refdata = RefdataServiceClient::new(portal_common::grpc::channel(&settings.service_url("refdata")?)?);
     let connections = ConnectionsServiceClient::new(portal_common::grpc::channel(&settings.service_url("connections")?)?);
+    let (loyalty, jobs) = loyalty::service(&db, settings, refdata.clone(), cache.clone()).await?;
     let svc = Profiles { db, tenant: settings.tenant.clone(), cache, refdata, connections };
-    let routes = tonic::service::Routes::new(ProfileServiceServer::new(svc));
-    GrpcApp::bind(settings, "portal.profile.v1.ProfileService", routes).await
+    let routes = tonic::service::Routes::new(ProfileServiceServer::new(svc)).add_service(loyalty);
+    Ok(GrpcApp::bind(settings, "portal.profile.v1.ProfileService", routes).await?.with_background(jobs))
 }
 
 #[derive(Clone)]
 pub struct Profiles {
     db: Db,
     tenant: String,
-    /// Encoded profiles by id, each tagged with the profile's version token. Every write to a
-    /// profile's rows must call `invalidate`.
-    cache: Kv,
+    cache: ProfileCache,
     /// The tenant's configuration (profile rules) and locations.
     refdata: RefdataServiceClient<Channel>,
     /// The member's list items, when a purchase is linked to one.
@@ -57,76 +58,11 @@ use portal_common::error::catalogue::{ERROR_ASSIGNING_ITEM as ERR_ASSIGNING, INV
 /// How many consent records the member sees.
 const HISTORY_LIMIT: i64 = 200;
 
-/// How long a cached profile may be served; writes invalidate it sooner.
-const CACHE_TTL: std::time::Duration = std::time::Duration::from_secs(300);
-/// How long a profile's version token is kept: far longer than any cached copy lives.
-const VERSION_TTL: std::time::Duration = std::time::Duration::from_secs(86_400);
-
-/// The profile in a cache entry (`[token length][token][profile]`) if its token is `version`.
-fn cached_entry(entry: &[u8], version: &[u8]) -> Option<pb::Profile> {
-    let (&n, rest) = entry.split_first()?;
-    let (token, body) = rest.split_at_checked(n as usize)?;
-    if token != version {
-        return None;
-    }
-    pb::Profile::decode(body).map_err(|e| tracing::warn!(error = %e, "undecodable cached profile")).ok()
-}
-
 impl Profiles {
-    fn cache_key(id: &str) -> String {
-        format!("p:{id}")
-    }
-
-    /// A token that changes on every write to the profile. A cached copy is tagged with the
-    /// token read *before* its SQL read, and served only while the token is unchanged, so a read
-    /// that raced a write can never leave a stale copy in the cache.
-    fn version_key(id: &str) -> String {
-        format!("v:{id}")
-    }
-
-    /// The profile from the cache, else from SQL (then cached). A cache failure only costs speed.
-    async fn cached_profile(&self, id: &str) -> Result<pb::Profile, Status> {
-        let (ck, vk) = (Self::cache_key(id), Self::version_key(id));
-        let version = match self.cache.get_many(&[&ck, &vk]).await {
-            Ok(mut got) => {
-                let version = got.pop().flatten().unwrap_or_default();
-                if let Some(p) = got.pop().flatten().and_then(|entry| cached_entry(&entry, &version)) {
-                    return Ok(p);
-                }
-                Some(version)
-            }
-            Err(e) => {
-                tracing::warn!(error = %e, "profile cache read");
-                None
-            }
-        };
-        let p = store::profile(&self.db, id).await?;
-        if let Some(version) = version {
-            let mut entry = Vec::with_capacity(1 + version.len() + p.encoded_len());
-            entry.push(version.len() as u8);
-            entry.extend_from_slice(&version);
-            p.encode(&mut entry).map_err(|e| portal_common::error::internal("encoding profile", e))?;
-            if let Err(e) = self.cache.set(&ck, &entry, Some(CACHE_TTL)).await {
-                tracing::warn!(error = %e, "profile cache write");
-            }
-        }
-        Ok(p)
-    }
-
-    /// Marks every cached copy of the profile stale. Failing to would serve stale data for up to
-    /// `CACHE_TTL`, so it is an error, not a warning.
-    async fn invalidate(&self, id: &str) -> Result<(), Status> {
-        let token = portal_common::new_id("");
-        self.cache
-            .set(&Self::version_key(id), token.as_bytes(), Some(VERSION_TTL))
-            .await
-            .map_err(|e| portal_common::error::internal("profile cache invalidation", e))
-    }
-
     /// The profile after a write: the cache is marked stale and the answer read from SQL.
     async fn after_write(&self, id: &str) -> Result<Response<pb::Profile>, Status> {
-        self.invalidate(id).await?;
-        Ok(Response::new(self.cached_profile(id).await?))
+        self.cache.invalidate(id).await?;
+        Ok(Response::new(self.cache.profile(&self.db, id).await?))
     }
 
     async fn rules(&self) -> Result<ProfileRules, Status> {
@@ -168,7 +104,7 @@ impl ProfileService for Profiles {
     #[tracing::instrument(skip_all)]
     async fn get_profile(&self, req: Request<pb::GetProfileRequest>) -> Result<Response<pb::Profile>, Status> {
         let c = caller(&req)?;
-        Ok(Response::new(self.cached_profile(&c.profile_id).await?))
+        Ok(Response::new(self.cache.profile(&self.db, &c.profile_id).await?))
     }
 
     #[tracing::instrument(skip_all)]
@@ -217,36 +153,6 @@ impl ProfileService for Profiles {
             include_list_item: r.include_list_item,
         };
         Ok(Response::new(store::transactions(&self.db, &c.profile_id, &q).await?))
-    }
-
-    #[tracing::instrument(skip_all)]
-    async fn list_rewards(&self, req: Request<pb::ListRewardsRequest>) -> Result<Response<pb::ListRewardsResponse>, Status> {
-        let c = caller(&req)?;
-        Ok(Response::new(pb::ListRewardsResponse { rewards: store::rewards(&self.db, &c.profile_id).await? }))
-    }
-
-    #[tracing::instrument(skip_all)]
-    async fn list_benefits(&self, req: Request<pb::ListBenefitsRequest>) -> Result<Response<pb::ListBenefitsResponse>, Status> {
-        let c = caller(&req)?;
-        Ok(Response::new(pb::ListBenefitsResponse { benefits: store::benefits(&self.db, &c.profile_id).await? }))
-    }
-
-    #[tracing::instrument(skip_all)]
-    async fn get_balances(&self, req: Request<pb::GetBalancesRequest>) -> Result<Response<pb::Balances>, Status> {
-        let c = caller(&req)?;
-        let points = store::points_balance(&self.db, &c.profile_id).await?;
-        Ok(Response::new(pb::Balances { points, currency: "AUD".into() }))
-    }
-
-    #[tracing::instrument(skip_all)]
-    async fn list_tiers(&self, _req: Request<pb::ListTiersRequest>) -> Result<Response<pb::ListTiersResponse>, Status> {
-        Ok(Response::new(pb::ListTiersResponse { tiers: store::tiers(&self.db).await? }))
-    }
-
-    #[tracing::instrument(skip_all)]
-    async fn list_points(&self, req: Request<pb::ListPointsRequest>) -> Result<Response<pb::ListPointsResponse>, Status> {
-        let c = caller(&req)?;
-        Ok(Response::new(pb::ListPointsResponse { entries: store::points(&self.db, &c.profile_id).await? }))
     }
 
     #[tracing::instrument(skip_all)]

@@ -19,6 +19,9 @@ pub struct ProfileRules {
     /// `general.timeZone`: where "today" and a purchase's date are reckoned.
     #[serde(skip)]
     pub zone: chrono_tz::Tz,
+    /// `components.loyalty`: when the points a claim earns expire.
+    #[serde(skip)]
+    pub loyalty: crate::loyalty::rules::LoyaltyRules,
 }
 
 #[derive(Debug, Deserialize)]
@@ -74,6 +77,7 @@ impl ProfileRules {
         if let Some(v) = doc.pointer("/components/claims").filter(|v| !v.is_null()) {
             rules.claims = serde_json::from_value(v.clone())?;
         }
+        rules.loyalty = crate::loyalty::rules::LoyaltyRules::from_config_json(json)?;
         rules.zone = match doc.pointer("/general/timeZone").and_then(|v| v.as_str()) {
             Some(z) => z.parse().map_err(|_| anyhow::anyhow!("general.timeZone {z:?} is not an IANA zone"))?,
             None => DEFAULT_ZONE,

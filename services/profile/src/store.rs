@@ -81,7 +81,7 @@ pub struct Changes {
 /// undo each other. An email or identifier held by another account is refused; the unique
 /// indexes decide a race between two members claiming the same one.
 pub async fn update(db: &Db, tenant: &str, id: &str, ch: &Changes) -> Result<()> {
-    let mut tx = db.pool.begin().await?;
+    let mut tx = db.begin().await?;
     if let Some(email) = &ch.email {
         let taken = sqlx::query("SELECT id FROM profiles WHERE tenant = $1 AND email = $2 AND id <> $3")
             .bind(tenant)
@@ -193,7 +193,7 @@ pub async fn set_custom_attribute(db: &Db, id: &str, namespace: &str, handle: &s
 /// Sets messaging preferences; each value that differs from the stored one is recorded in the
 /// consent history with its source, in the same transaction.
 pub async fn update_comms(db: &Db, id: &str, comms: &std::collections::BTreeMap<String, bool>, source: &str) -> Result<()> {
-    let mut tx = db.pool.begin().await?;
+    let mut tx = db.begin().await?;
     let current: HashMap<String, bool> = sqlx::query("SELECT channel, value FROM comms WHERE profile_id = $1")
         .bind(id)
         .fetch_all(&mut *tx)
@@ -368,73 +368,12 @@ pub async fn link_list_item(db: &Db, pid: &str, item_id: &str, link: &pb::ListIt
     Ok(())
 }
 
-pub async fn rewards(db: &Db, pid: &str) -> Result<Vec<pb::Reward>> {
-    let now = portal_common::now_unix();
-    Ok(sqlx::query(
-        "SELECT id, name, description, points_cost, issued_at, expires_at FROM rewards
-         WHERE profile_id = $1 AND issued_at <= $2 ORDER BY issued_at DESC, id",
-    )
-    .bind(pid)
-    .bind(now)
-    .fetch_all(&db.pool)
-    .await?
-    .into_iter()
-    .map(|r| pb::Reward {
-        id: r.get("id"),
-        name: r.get("name"),
-        description: r.get("description"),
-        points_cost: r.get("points_cost"),
-        issued_at: r.get("issued_at"),
-        expires_at: r.get("expires_at"),
-    })
-    .collect())
-}
-
-pub async fn benefits(db: &Db, pid: &str) -> Result<Vec<pb::Benefit>> {
-    Ok(sqlx::query("SELECT id, name, description, ends_at FROM benefits WHERE profile_id = $1 ORDER BY ends_at, id")
-        .bind(pid)
-        .fetch_all(&db.pool)
-        .await?
-        .into_iter()
-        .map(|r| pb::Benefit { id: r.get("id"), name: r.get("name"), description: r.get("description"), ends_at: r.get("ends_at") })
-        .collect())
-}
-
-pub async fn points(db: &Db, pid: &str) -> Result<Vec<pb::PointsEntry>> {
-    Ok(sqlx::query("SELECT id, points, reason, issued_at FROM points WHERE profile_id = $1 ORDER BY issued_at, id")
-        .bind(pid)
-        .fetch_all(&db.pool)
-        .await?
-        .into_iter()
-        .map(|r| pb::PointsEntry { id: r.get("id"), points: r.get("points"), reason: r.get("reason"), issued_at: r.get("issued_at") })
-        .collect())
-}
-
-/// The points balance is the sum of the ledger, never a stored number that could drift.
-pub async fn points_balance(db: &Db, pid: &str) -> Result<i64> {
-    // SUM of BIGINT is NUMERIC on PostgreSQL: cast so both backends answer a BIGINT.
-    let row = sqlx::query("SELECT CAST(COALESCE(SUM(points), 0) AS BIGINT) AS total FROM points WHERE profile_id = $1")
-        .bind(pid)
-        .fetch_one(&db.pool)
-        .await?;
-    Ok(row.try_get("total")?)
-}
-
-pub async fn tiers(db: &Db) -> Result<Vec<pb::Tier>> {
-    Ok(sqlx::query("SELECT handle, name FROM tiers ORDER BY rank")
-        .fetch_all(&db.pool)
-        .await?
-        .into_iter()
-        .map(|r| pb::Tier { handle: r.get("handle"), name: r.get("name") })
-        .collect())
-}
-
 /// A new member profile; the unique index on (tenant, email) decides a race between two
 /// registrations of one address.
 pub async fn create(db: &Db, tenant: &str, email: &str, first: &str, last: &str, phone: &str, birth: &str) -> Result<String> {
     let id = portal_common::new_id("prf_");
     let now = portal_common::now_unix();
-    let mut tx = db.pool.begin().await?;
+    let mut tx = db.begin().await?;
     let inserted = sqlx::query(
         "INSERT INTO profiles (id, tenant, email, first_name, last_name, region_handle, tier_handle, phone, birth_date, created_at, updated_at)
          VALUES ($1, $2, $3, $4, $5, '', '', $6, $7, $8, $8) ON CONFLICT (tenant, email) DO NOTHING",
@@ -506,11 +445,4 @@ pub async fn summary(db: &Db, id: &str) -> Result<pb::ProfileSummary> {
         .await?
         .ok_or(ProfileError::NotFound)?;
     Ok(summary_row(r))
-}
-
-/// An id for a new points entry. Ids are random (63 bits): entries are ordered by time, and two
-/// concurrent writers cannot pick the same one as they could with MAX(id) + 1.
-pub fn new_points_id() -> i64 {
-    use rand::Rng;
-    rand::thread_rng().gen_range(1_000_000..i64::MAX)
 }

@@ -3,6 +3,7 @@
 pub mod auth;
 pub mod config;
 pub mod connections;
+pub mod loyalty;
 pub mod network;
 pub mod pending;
 pub mod profile;
@@ -46,6 +47,7 @@ pub fn api() -> OpenApiRouter<AppState> {
         .merge(config::router())
         .merge(auth::router())
         .merge(profile::router())
+        .merge(loyalty::router())
         .merge(connections::router())
         .merge(qff::router())
         .merge(refdata::router())

@@ -20,7 +20,6 @@ macro_rules! pending {
 
 pending! {
     geolocation_me: get "/api/geolocation/me", "refdata";
-    benefit_definition: get "/api/benefits/definitions/{id}", "profile";
     qff_validate: post "/api/qff/validate", "qff";
     qff_link: post "/api/qff/link", "qff";
     qff_history: get "/api/qff/history", "qff";
@@ -30,7 +29,6 @@ pending! {
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(geolocation_me))
-        .routes(routes!(benefit_definition))
         .routes(routes!(qff_validate))
         .routes(routes!(qff_link))
         .routes(routes!(qff_history))

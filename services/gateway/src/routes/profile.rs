@@ -1,5 +1,5 @@
-//! The signed-in member's own profile and what hangs off it. The profile id always comes from the
-//! session token, never from the request.
+//! The signed-in member's own profile and what hangs off it (its loyalty side is `loyalty`). The
+//! profile id always comes from the session token, never from the request.
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Member;
 use crate::routes::iso;
@@ -23,11 +23,6 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(transactions))
         .routes(routes!(link_list_item))
         .routes(routes!(list_claims, file_claim))
-        .routes(routes!(rewards))
-        .routes(routes!(benefits))
-        .routes(routes!(balances))
-        .routes(routes!(tiers))
-        .routes(routes!(points))
         .routes(routes!(access_log))
 }
 
@@ -495,131 +490,6 @@ pub async fn file_claim(
 pub async fn list_claims(State(s): State<AppState>, m: Member) -> ApiResult<Json<ClaimList>> {
     let r = s.clients.profile.clone().list_claims(m.request(pb::ListClaimsRequest {})).await?.into_inner();
     Ok(Json(ClaimList { data: r.claims.into_iter().map(Into::into).collect() }))
-}
-
-#[derive(Serialize, ToSchema)]
-pub struct RewardBody {
-    pub id: i64,
-    pub name: String,
-    pub description: String,
-    pub points_cost: i64,
-    pub issued_at: String,
-    pub expires_at: String,
-}
-
-#[derive(Serialize, ToSchema)]
-pub struct RewardList {
-    pub data: Vec<RewardBody>,
-}
-
-/// The caller's rewards issued up to now.
-#[utoipa::path(get, path = "/api/profile/rewards", tag = "profile", security(("bearer" = [])),
-    responses((status = 200, body = RewardList), (status = 401, body = crate::error::ErrorBody)))]
-pub async fn rewards(State(s): State<AppState>, m: Member) -> ApiResult<Json<RewardList>> {
-    let r = s.clients.profile.clone().list_rewards(m.request(pb::ListRewardsRequest {})).await?.into_inner();
-    let data = r
-        .rewards
-        .into_iter()
-        .map(|w| RewardBody {
-            id: w.id,
-            name: w.name,
-            description: w.description,
-            points_cost: w.points_cost,
-            issued_at: iso(w.issued_at),
-            expires_at: iso(w.expires_at),
-        })
-        .collect();
-    Ok(Json(RewardList { data }))
-}
-
-#[derive(Serialize, ToSchema)]
-pub struct BenefitBody {
-    pub id: i64,
-    pub name: String,
-    pub description: String,
-    pub ends_at: String,
-}
-
-#[derive(Serialize, ToSchema)]
-pub struct BenefitList {
-    pub data: Vec<BenefitBody>,
-}
-
-/// The caller's offers (benefits).
-#[utoipa::path(get, path = "/api/profile/benefits", tag = "profile", security(("bearer" = [])),
-    responses((status = 200, body = BenefitList), (status = 401, body = crate::error::ErrorBody)))]
-pub async fn benefits(State(s): State<AppState>, m: Member) -> ApiResult<Json<BenefitList>> {
-    let r = s.clients.profile.clone().list_benefits(m.request(pb::ListBenefitsRequest {})).await?.into_inner();
-    let data = r
-        .benefits
-        .into_iter()
-        .map(|b| BenefitBody { id: b.id, name: b.name, description: b.description, ends_at: iso(b.ends_at) })
-        .collect();
-    Ok(Json(BenefitList { data }))
-}
-
-#[derive(Serialize, ToSchema)]
-pub struct BalancesBody {
-    pub points: i64,
-    pub currency: String,
-}
-
-#[derive(Serialize, ToSchema)]
-pub struct BalancesResponse {
-    pub data: BalancesBody,
-}
-
-/// The caller's points balance.
-#[utoipa::path(get, path = "/api/profile/balances", tag = "profile", security(("bearer" = [])),
-    responses((status = 200, body = BalancesResponse), (status = 401, body = crate::error::ErrorBody)))]
-pub async fn balances(State(s): State<AppState>, m: Member) -> ApiResult<Json<BalancesResponse>> {
-    let r = s.clients.profile.clone().get_balances(m.request(pb::GetBalancesRequest {})).await?.into_inner();
-    Ok(Json(BalancesResponse { data: BalancesBody { points: r.points, currency: r.currency } }))
-}
-
-#[derive(Serialize, ToSchema)]
-pub struct TierBody {
-    pub handle: String,
-    pub name: String,
-}
-
-#[derive(Serialize, ToSchema)]
-pub struct TierList {
-    pub data: Vec<TierBody>,
-}
-
-/// The tenant's tiers, lowest first.
-#[utoipa::path(get, path = "/api/profile/tiers", tag = "profile", security(("bearer" = [])),
-    responses((status = 200, body = TierList), (status = 401, body = crate::error::ErrorBody)))]
-pub async fn tiers(State(s): State<AppState>, m: Member) -> ApiResult<Json<TierList>> {
-    let r = s.clients.profile.clone().list_tiers(m.request(pb::ListTiersRequest {})).await?.into_inner();
-    Ok(Json(TierList { data: r.tiers.into_iter().map(|t| TierBody { handle: t.handle, name: t.name }).collect() }))
-}
-
-#[derive(Serialize, ToSchema)]
-pub struct PointsBody {
-    pub id: i64,
-    pub points: i64,
-    pub reason: String,
-    pub issued_at: String,
-}
-
-#[derive(Serialize, ToSchema)]
-pub struct PointsList {
-    pub data: Vec<PointsBody>,
-}
-
-/// The caller's points ledger, oldest first (`sort=issued_at`).
-#[utoipa::path(get, path = "/api/profile/points", tag = "profile", security(("bearer" = [])),
-    responses((status = 200, body = PointsList), (status = 401, body = crate::error::ErrorBody)))]
-pub async fn points(State(s): State<AppState>, m: Member) -> ApiResult<Json<PointsList>> {
-    let r = s.clients.profile.clone().list_points(m.request(pb::ListPointsRequest {})).await?.into_inner();
-    let data = r
-        .entries
-        .into_iter()
-        .map(|e| PointsBody { id: e.id, points: e.points, reason: e.reason, issued_at: iso(e.issued_at) })
-        .collect();
-    Ok(Json(PointsList { data }))
 }
 
 #[derive(Serialize, ToSchema)]

@@ -46,7 +46,8 @@ pub async fn spawn_app(opts: Options) -> Option<TestApp> {
         json!({
             "general": {"tenant": "demo", "siteMeta": {"title": "My account"}, "smtpPassword": "hunter2", "allowedOrigins": ["https://partner.example"]},
             "components": {"qantas": {"apiKey": "partner-key", "redemption": {"type": "points"}}, "profile": repo_tenant["components"]["profile"],
-                           "claims": repo_tenant["components"]["claims"], "connections": repo_tenant["components"]["connections"]},
+                           "claims": repo_tenant["components"]["claims"], "connections": repo_tenant["components"]["connections"],
+                           "loyalty": repo_tenant["components"]["loyalty"]},
             "secrets": {"jwt": "s3cret"},
             "languages": ["en", "ar"],
             "lastUpdated": 1_763_683_200
@@ -155,6 +156,22 @@ impl TestApp {
 
     pub async fn verify(&self, email: &str, code: &str) -> Reply {
         self.post("/api/auth/verify", None, json!({"email": email, "code": code})).await
+    }
+
+    /// The portal's profile storage (profiles, the points ledger), for checking what was recorded.
+    pub async fn profile_db(&self) -> portal_common::db::Db {
+        portal_common::db::Db::connect(&self.settings, "profile", &portal_profile::MIGRATOR).await.unwrap()
+    }
+
+    /// The profile service's loyalty RPCs, including the internal ones the gateway does not offer.
+    pub fn loyalty(&self) -> portal_proto::profile::v1::loyalty_service_client::LoyaltyServiceClient<tonic::transport::Channel> {
+        let url = self.settings.services.profile.clone().expect("the launcher sets service URLs");
+        portal_proto::profile::v1::loyalty_service_client::LoyaltyServiceClient::new(portal_common::grpc::channel(&url).unwrap())
+    }
+
+    /// A profile id from its token.
+    pub fn pid(token: &str) -> String {
+        payload(token)["pid"].as_str().unwrap().to_string()
     }
 
     /// The portal's auth storage, for checking what was recorded.

@@ -37,5 +37,6 @@ mod pending;
 mod profile;
 mod details;
 mod orders;
+mod rewards;
 mod tokens;
 mod web;

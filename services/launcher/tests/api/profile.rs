@@ -49,7 +49,7 @@ async fn members_read_only_their_own_data(app: &TestApp) {
         let ids_a: Vec<_> = ra.body["data"].as_array().unwrap().iter().map(|x| x["id"].clone()).collect();
         assert!(rb["data"].as_array().unwrap().iter().all(|x| !ids_a.contains(&x["id"])), "{path}: B sees none of A's");
     }
-    assert_eq!(app.get("/api/profile/balances", Some(&a)).await.body["data"]["points"], 1849);
+    assert_eq!(app.get("/api/profile/balances", Some(&a)).await.body["data"]["points"], 3049);
     assert_eq!(app.get("/api/profile/balances", Some(&b)).await.body["data"]["points"], 500);
     assert_eq!(app.get("/api/profile/tiers", Some(&a)).await.body["data"][0]["handle"], "silver");
 

@@ -211,6 +211,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** One of the tenant's offer definitions, as stored (the body itself, no `data` wrapper). */
         get: operations["benefit_definition"];
         put?: never;
         post?: never;
@@ -529,7 +530,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's points balance. */
+        /** The caller's points balance: the sum of their ledger, after any points due to expire have. */
         get: operations["balances"];
         put?: never;
         post?: never;
@@ -546,10 +547,33 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's offers (benefits). */
+        /**
+         * The caller's current offers, ending soonest first, with the definitions' text overrides
+         *     applied where the spec's rule allows (meta, published and claimable).
+         */
         get: operations["benefits"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/profile/benefits/{id}/activate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Activates one of the caller's claimable offers. Activating again changes nothing and answers
+         *     the same activated offer.
+         */
+        post: operations["activate_benefit"];
         delete?: never;
         options?: never;
         head?: never;
@@ -584,8 +608,25 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's points ledger, oldest first (`sort=issued_at`). */
+        /** The caller's points ledger, one page, sorted by `issued_at`. */
         get: operations["points"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/profile/points/expiring": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The next (at most three) days on which some of the caller's points expire, soonest first. */
+        get: operations["expiring"];
         put?: never;
         post?: never;
         delete?: never;
@@ -601,8 +642,63 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's rewards issued up to now. */
+        /** The caller's rewards issued up to now (never one issued for later), newest first. */
         get: operations["rewards"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/profile/rewards/catalogue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The tenant's catalogue of rewards to redeem points for, cheapest first. */
+        get: operations["catalogue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/profile/rewards/redeem": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Redeems points for a catalogue reward: the points are debited and the voucher issued in one
+         *     step, exactly once per `Idempotency-Key`. A retry with the same key and body gets the first
+         *     answer again (`Idempotent-Replayed: true`); the same key with another body is refused.
+         */
+        post: operations["redeem"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/profile/rewards/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the caller's rewards. */
+        get: operations["reward"];
         put?: never;
         post?: never;
         delete?: never;
@@ -618,8 +714,25 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The tenant's tiers, lowest first. */
+        /** The tenant's tiers, lowest first, the caller's own marked `current`. */
         get: operations["tiers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/profile/tiers/progress": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's tier, what the next one needs, and until when the current one is kept. */
+        get: operations["tier_progress"];
         put?: never;
         post?: never;
         delete?: never;
@@ -826,14 +939,63 @@ export interface components {
             data: components["schemas"]["BalancesBody"];
         };
         BenefitBody: {
+            activated: boolean;
+            activated_at?: string | null;
+            banner_desktop?: string | null;
+            banner_mobile?: string | null;
+            /** Format: int64 */
+            definition_id?: number | null;
             description: string;
             ends_at: string;
             /** Format: int64 */
             id: number;
+            /** @description The member activates it to use it. */
+            is_claimable: boolean;
+            /** @description The definition's `title` override where the rule applies, else the offer's own name. */
+            name: string;
+        };
+        BenefitDefinitionBody: {
+            description: string;
+            ends_at?: string | null;
+            /** Format: int64 */
+            id: number;
+            is_claimable: boolean;
+            is_published: boolean;
+            /**
+             * @description Portal text overrides by key under `profileportal` (e.g. `title`, `banner_desktop`);
+             *     they apply only if the definition is published and claimable.
+             */
+            meta?: Record<string, never> | null;
             name: string;
         };
         BenefitList: {
             data: components["schemas"]["BenefitBody"][];
+        };
+        BenefitResponse: {
+            data: components["schemas"]["BenefitBody"];
+        };
+        Catalogue: {
+            data: components["schemas"]["CatalogueItemBody"][];
+        };
+        CatalogueItemBody: {
+            /** @description The caller's balance pays for it. */
+            affordable: boolean;
+            description: string;
+            id: string;
+            name: string;
+            /** Format: int64 */
+            points: number;
+            /**
+             * Format: int64
+             * @description How many more points the caller needs; 0 when affordable.
+             */
+            points_needed: number;
+            terms: string;
+            /**
+             * Format: int64
+             * @description How long the voucher is valid after redemption; 0: no end.
+             */
+            valid_days: number;
         };
         ClaimBody: {
             /** Format: int64 */
@@ -974,6 +1136,17 @@ export interface components {
         ExchangeRequest: {
             /** @description The one-time token from the emailed link. */
             token: string;
+        };
+        ExpiringBody: {
+            /** @description The day, `YYYY-MM-DD` in the tenant's zone. */
+            date: string;
+            /** @description The first moment that day when points expire. */
+            expires_at: string;
+            /** Format: int64 */
+            points: number;
+        };
+        ExpiringList: {
+            data: components["schemas"]["ExpiringBody"][];
         };
         GeneralConfig: {
             /**
@@ -1119,15 +1292,27 @@ export interface components {
             total: number;
         };
         PointsBody: {
-            /** Format: int64 */
-            id: number;
+            /** @description When a credit's points expire; null for debits and points that never expire. */
+            expires_at?: string | null;
+            id: string;
             issued_at: string;
-            /** Format: int64 */
+            /** @description `earn`, `spend`, `expire` or `adjust`. */
+            kind: string;
+            /**
+             * Format: int64
+             * @description Signed: + earn, − spend or expire, either for adjust.
+             */
             points: number;
+            /** @description A detail to show after the source: a store, a reward, a bonus, a note; may be empty. */
             reason: string;
+            /** @description The operation that posted it; unique. */
+            reference: string;
+            /** @description `purchase`, `claim`, `bonus`, `redemption`, `conversion`, `expiry`, `staff` or `import`. */
+            source: string;
         };
-        PointsList: {
+        PointsPage: {
             data: components["schemas"]["PointsBody"][];
+            meta: components["schemas"]["PageMeta"];
         };
         ProductBody: {
             id: string;
@@ -1206,6 +1391,24 @@ export interface components {
             points?: number | null;
             qff_number?: string | null;
         };
+        RedeemRequest: {
+            /** @description A catalogue item's id. */
+            catalogue_id: string;
+        };
+        RedemptionBody: {
+            /**
+             * Format: int64
+             * @description The balance right after this redemption.
+             */
+            balance: number;
+            /** Format: int64 */
+            points_spent: number;
+            /** @description The voucher issued. */
+            reward: components["schemas"]["RewardBody"];
+        };
+        RedemptionResponse: {
+            data: components["schemas"]["RedemptionBody"];
+        };
         Region: {
             handle: string;
         };
@@ -1220,17 +1423,37 @@ export interface components {
             redirect?: string | null;
         };
         RewardBody: {
+            /** @description The catalogue item it was redeemed for. */
+            catalogue_id?: string | null;
+            /** @description The voucher code the till scans. */
+            code?: string | null;
             description: string;
-            expires_at: string;
-            /** Format: int64 */
+            /** @description Null: no end. */
+            expires_at?: string | null;
+            /**
+             * Format: int64
+             * @description A whole number below 2^53.
+             */
             id: number;
             issued_at: string;
             name: string;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description Points paid for it (0 for a gift).
+             */
             points_cost: number;
+            /** @description `gift` or `redemption`. */
+            source: string;
+            /** @description `available`, `used` or `expired`. */
+            status: string;
+            terms: string;
+            used_at?: string | null;
         };
         RewardList: {
             data: components["schemas"]["RewardBody"][];
+        };
+        RewardResponse: {
+            data: components["schemas"]["RewardBody"];
         };
         SearchRequest: {
             id: string;
@@ -1300,11 +1523,52 @@ export interface components {
             text?: string | null;
         };
         TierBody: {
+            /** @description The caller's tier. */
+            current: boolean;
             handle: string;
             name: string;
+            /**
+             * Format: int64
+             * @description Points, or cents when tiers are measured by spend.
+             */
+            threshold: number;
         };
         TierList: {
             data: components["schemas"]["TierBody"][];
+        };
+        TierProgressBody: {
+            current: components["schemas"]["TierRef"];
+            /** @description When the current tier is lost if nothing more is earned; null for the lowest tier. */
+            kept_until?: string | null;
+            /** @description `points` (earned in the window) or `spend` (cents spent in the window). */
+            measure: string;
+            /**
+             * Format: int64
+             * @description How much more reaches `next`; 0 at the top tier.
+             */
+            needed: number;
+            next?: null | components["schemas"]["TierRef"];
+            /**
+             * Format: int64
+             * @description 0–100, from the current tier's threshold to the next one's; 100 at the top.
+             */
+            progress_percent: number;
+            /**
+             * Format: int64
+             * @description What counts towards the tier in the window: points, or cents.
+             */
+            qualifying: number;
+            /** Format: int64 */
+            window_days: number;
+        };
+        TierProgressResponse: {
+            data: components["schemas"]["TierProgressBody"];
+        };
+        TierRef: {
+            handle: string;
+            name: string;
+            /** Format: int64 */
+            threshold: number;
         };
         TransactionBody: {
             currency: string;
@@ -1807,13 +2071,30 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                id: string;
+            };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Not implemented yet */
-            501: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BenefitDefinitionBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2594,6 +2875,62 @@ export interface operations {
             };
         };
     };
+    activate_benefit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BenefitResponse"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Staff viewing the account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not one of the caller's offers */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not claimable, or ended */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     list_claims: {
         parameters: {
             query?: never;
@@ -2672,6 +3009,49 @@ export interface operations {
     };
     points: {
         parameters: {
+            query?: {
+                /** @description `issued_at` (oldest first, the default) or `-issued_at` (newest first). */
+                sort?: string | null;
+                /** @description 1-based page number. */
+                page?: number | null;
+                /** @description Entries per page, at most 100 (default 20). */
+                per_page?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PointsPage"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown sort (`errors.sort`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    expiring: {
+        parameters: {
             query?: never;
             header?: never;
             path?: never;
@@ -2684,7 +3064,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PointsList"];
+                    "application/json": components["schemas"]["ExpiringList"];
                 };
             };
             401: {
@@ -2699,7 +3079,10 @@ export interface operations {
     };
     rewards: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The spec's `filter[issued_at][lte]=now`: accepted; the server always applies it. */
+                "filter[issued_at][lte]"?: string | null;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2715,6 +3098,144 @@ export interface operations {
                 };
             };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    catalogue: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Catalogue"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    redeem: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description New for each redemption; repeat it to retry safely */
+                "Idempotency-Key": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RedeemRequest"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    /** @description `true` on a retry's answer */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RedemptionResponse"];
+                };
+            };
+            /** @description No or a bad `Idempotency-Key` header (`errors.idempotency_key`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Staff viewing the account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not enough points */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown `catalogue_id`, or the key was used for another request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    reward: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A reward id (a whole number) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RewardResponse"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not one of the caller's rewards */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2742,6 +3263,42 @@ export interface operations {
                 };
             };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    tier_progress: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TierProgressResponse"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The programme has no tiers */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

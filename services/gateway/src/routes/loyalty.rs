@@ -1,0 +1,527 @@
+//! The member's loyalty: points balance and ledger, points expiring next, tiers and progress,
+//! rewards (issued, the catalogue, redemption) and offers. The profile id always comes from the
+//! session token; a redemption needs an `Idempotency-Key` header and happens once per key.
+use crate::error::{ApiError, ApiResult};
+use crate::extract::Member;
+use crate::routes::iso;
+use crate::state::AppState;
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use portal_proto::profile::v1 as pb;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::{router::OpenApiRouter, routes};
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(balances))
+        .routes(routes!(points))
+        .routes(routes!(expiring))
+        .routes(routes!(tiers))
+        .routes(routes!(tier_progress))
+        .routes(routes!(rewards))
+        .routes(routes!(catalogue))
+        .routes(routes!(reward))
+        .routes(routes!(redeem))
+        .routes(routes!(benefits))
+        .routes(routes!(activate_benefit))
+        .routes(routes!(benefit_definition))
+}
+
+/// A time that may be absent (0) as RFC 3339, or null.
+fn iso_opt(t: i64) -> Option<String> {
+    (t != 0).then(|| iso(t))
+}
+
+fn text_opt(s: String) -> Option<String> {
+    Some(s).filter(|s| !s.is_empty())
+}
+
+/// An id from the path: a whole number, else nothing by that id exists (404, not 400: the
+/// screens link by id and a mistyped link is simply not found).
+fn numeric_id(raw: &str, what: &'static str) -> ApiResult<i64> {
+    raw.parse::<i64>().ok().filter(|n| *n > 0).ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, what))
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct BalancesBody {
+    pub points: i64,
+    pub currency: String,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct BalancesResponse {
+    pub data: BalancesBody,
+}
+
+/// The caller's points balance: the sum of their ledger, after any points due to expire have.
+#[utoipa::path(get, path = "/api/profile/balances", tag = "loyalty", security(("bearer" = [])),
+    responses((status = 200, body = BalancesResponse), (status = 401, body = crate::error::ErrorBody)))]
+pub async fn balances(State(s): State<AppState>, m: Member) -> ApiResult<Json<BalancesResponse>> {
+    let r = s.clients.loyalty.clone().get_balances(m.request(pb::GetBalancesRequest {})).await?.into_inner();
+    Ok(Json(BalancesResponse { data: BalancesBody { points: r.points, currency: r.currency } }))
+}
+
+#[derive(Deserialize, IntoParams)]
+pub struct PointsQuery {
+    /// `issued_at` (oldest first, the default) or `-issued_at` (newest first).
+    pub sort: Option<String>,
+    /// 1-based page number.
+    pub page: Option<u32>,
+    /// Entries per page, at most 100 (default 20).
+    pub per_page: Option<u32>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct PointsBody {
+    pub id: String,
+    /// Signed: + earn, − spend or expire, either for adjust.
+    pub points: i64,
+    /// `earn`, `spend`, `expire` or `adjust`.
+    pub kind: String,
+    /// `purchase`, `claim`, `bonus`, `redemption`, `conversion`, `expiry`, `staff` or `import`.
+    pub source: String,
+    /// A detail to show after the source: a store, a reward, a bonus, a note; may be empty.
+    pub reason: String,
+    /// The operation that posted it; unique.
+    pub reference: String,
+    pub issued_at: String,
+    /// When a credit's points expire; null for debits and points that never expire.
+    pub expires_at: Option<String>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct PointsPage {
+    pub data: Vec<PointsBody>,
+    pub meta: crate::routes::profile::PageMeta,
+}
+
+/// The caller's points ledger, one page, sorted by `issued_at`.
+#[utoipa::path(get, path = "/api/profile/points", tag = "loyalty", params(PointsQuery), security(("bearer" = [])),
+    responses((status = 200, body = PointsPage), (status = 401, body = crate::error::ErrorBody),
+        (status = 422, description = "Unknown sort (`errors.sort`)", body = crate::error::ErrorBody)))]
+pub async fn points(State(s): State<AppState>, m: Member, Query(q): Query<PointsQuery>) -> ApiResult<Json<PointsPage>> {
+    let newest_first = match q.sort.as_deref() {
+        None | Some("issued_at") => false,
+        Some("-issued_at") => true,
+        Some(_) => return Err(ApiError::field(StatusCode::UNPROCESSABLE_ENTITY, "Please check the highlighted fields", "sort", "Use issued_at or -issued_at")),
+    };
+    let req = pb::ListPointsRequest { page: q.page.unwrap_or(1), per_page: q.per_page.unwrap_or(20), newest_first };
+    let r = s.clients.loyalty.clone().list_points(m.request(req)).await?.into_inner();
+    let data = r
+        .entries
+        .into_iter()
+        .map(|e| PointsBody {
+            id: e.id,
+            points: e.points,
+            kind: e.kind,
+            source: e.source,
+            reason: e.reason,
+            reference: e.reference,
+            issued_at: iso(e.issued_at),
+            expires_at: iso_opt(e.expires_at),
+        })
+        .collect();
+    Ok(Json(PointsPage { data, meta: crate::routes::profile::PageMeta { page: r.page, per_page: r.per_page, total: r.total } }))
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct ExpiringBody {
+    pub points: i64,
+    /// The day, `YYYY-MM-DD` in the tenant's zone.
+    pub date: String,
+    /// The first moment that day when points expire.
+    pub expires_at: String,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct ExpiringList {
+    pub data: Vec<ExpiringBody>,
+}
+
+/// The next (at most three) days on which some of the caller's points expire, soonest first.
+#[utoipa::path(get, path = "/api/profile/points/expiring", tag = "loyalty", security(("bearer" = [])),
+    responses((status = 200, body = ExpiringList), (status = 401, body = crate::error::ErrorBody)))]
+pub async fn expiring(State(s): State<AppState>, m: Member) -> ApiResult<Json<ExpiringList>> {
+    let r = s.clients.loyalty.clone().list_expiring(m.request(pb::ListExpiringRequest {})).await?.into_inner();
+    let data = r.expiring.into_iter().map(|e| ExpiringBody { points: e.points, date: e.date, expires_at: iso(e.expires_at) }).collect();
+    Ok(Json(ExpiringList { data }))
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct TierBody {
+    pub handle: String,
+    pub name: String,
+    /// Points, or cents when tiers are measured by spend.
+    pub threshold: i64,
+    /// The caller's tier.
+    pub current: bool,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct TierList {
+    pub data: Vec<TierBody>,
+}
+
+impl From<pb::Tier> for TierBody {
+    fn from(t: pb::Tier) -> Self {
+        TierBody { handle: t.handle, name: t.name, threshold: t.threshold, current: t.current }
+    }
+}
+
+/// The tenant's tiers, lowest first, the caller's own marked `current`.
+#[utoipa::path(get, path = "/api/profile/tiers", tag = "loyalty", security(("bearer" = [])),
+    responses((status = 200, body = TierList), (status = 401, body = crate::error::ErrorBody)))]
+pub async fn tiers(State(s): State<AppState>, m: Member) -> ApiResult<Json<TierList>> {
+    let r = s.clients.loyalty.clone().list_tiers(m.request(pb::ListTiersRequest {})).await?.into_inner();
+    Ok(Json(TierList { data: r.tiers.into_iter().map(Into::into).collect() }))
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct TierRef {
+    pub handle: String,
+    pub name: String,
+    pub threshold: i64,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct TierProgressBody {
+    /// `points` (earned in the window) or `spend` (cents spent in the window).
+    pub measure: String,
+    pub window_days: i64,
+    /// What counts towards the tier in the window: points, or cents.
+    pub qualifying: i64,
+    pub current: TierRef,
+    /// Null at the top tier.
+    pub next: Option<TierRef>,
+    /// How much more reaches `next`; 0 at the top tier.
+    pub needed: i64,
+    /// 0–100, from the current tier's threshold to the next one's; 100 at the top.
+    pub progress_percent: i64,
+    /// When the current tier is lost if nothing more is earned; null for the lowest tier.
+    pub kept_until: Option<String>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct TierProgressResponse {
+    pub data: TierProgressBody,
+}
+
+fn tier_ref(t: pb::Tier) -> TierRef {
+    TierRef { handle: t.handle, name: t.name, threshold: t.threshold }
+}
+
+/// The caller's tier, what the next one needs, and until when the current one is kept.
+#[utoipa::path(get, path = "/api/profile/tiers/progress", tag = "loyalty", security(("bearer" = [])),
+    responses((status = 200, body = TierProgressResponse), (status = 401, body = crate::error::ErrorBody),
+        (status = 404, description = "The programme has no tiers", body = crate::error::ErrorBody)))]
+pub async fn tier_progress(State(s): State<AppState>, m: Member) -> ApiResult<Json<TierProgressResponse>> {
+    let r = s.clients.loyalty.clone().get_tier_progress(m.request(pb::GetTierProgressRequest {})).await?.into_inner();
+    Ok(Json(TierProgressResponse {
+        data: TierProgressBody {
+            measure: r.measure,
+            window_days: r.window_days,
+            qualifying: r.qualifying,
+            current: tier_ref(r.current.unwrap_or_default()),
+            next: r.next.map(tier_ref),
+            needed: r.needed,
+            progress_percent: r.progress_percent,
+            kept_until: iso_opt(r.kept_until),
+        },
+    }))
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct RewardBody {
+    /// A whole number below 2^53.
+    pub id: i64,
+    pub name: String,
+    pub description: String,
+    pub terms: String,
+    /// Points paid for it (0 for a gift).
+    pub points_cost: i64,
+    /// `gift` or `redemption`.
+    pub source: String,
+    /// The catalogue item it was redeemed for.
+    pub catalogue_id: Option<String>,
+    /// The voucher code the till scans.
+    pub code: Option<String>,
+    /// `available`, `used` or `expired`.
+    pub status: String,
+    pub issued_at: String,
+    /// Null: no end.
+    pub expires_at: Option<String>,
+    pub used_at: Option<String>,
+}
+
+impl From<pb::Reward> for RewardBody {
+    fn from(w: pb::Reward) -> Self {
+        RewardBody {
+            id: w.id,
+            name: w.name,
+            description: w.description,
+            terms: w.terms,
+            points_cost: w.points_cost,
+            source: w.source,
+            catalogue_id: text_opt(w.catalogue_id),
+            code: text_opt(w.code),
+            status: w.status,
+            issued_at: iso(w.issued_at),
+            expires_at: iso_opt(w.expires_at),
+            used_at: iso_opt(w.used_at),
+        }
+    }
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct RewardList {
+    pub data: Vec<RewardBody>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct RewardResponse {
+    pub data: RewardBody,
+}
+
+#[derive(Deserialize, IntoParams)]
+pub struct RewardsQuery {
+    /// The spec's `filter[issued_at][lte]=now`: accepted; the server always applies it.
+    #[serde(rename = "filter[issued_at][lte]")]
+    #[param(rename = "filter[issued_at][lte]")]
+    pub issued_before: Option<String>,
+}
+
+/// The caller's rewards issued up to now (never one issued for later), newest first.
+#[utoipa::path(get, path = "/api/profile/rewards", tag = "loyalty", params(RewardsQuery), security(("bearer" = [])),
+    responses((status = 200, body = RewardList), (status = 401, body = crate::error::ErrorBody)))]
+pub async fn rewards(State(s): State<AppState>, m: Member, Query(_q): Query<RewardsQuery>) -> ApiResult<Json<RewardList>> {
+    let r = s.clients.loyalty.clone().list_rewards(m.request(pb::ListRewardsRequest {})).await?.into_inner();
+    Ok(Json(RewardList { data: r.rewards.into_iter().map(Into::into).collect() }))
+}
+
+/// One of the caller's rewards.
+#[utoipa::path(get, path = "/api/profile/rewards/{id}", tag = "loyalty", params(("id" = String, Path, description = "A reward id (a whole number)")),
+    security(("bearer" = [])),
+    responses((status = 200, body = RewardResponse), (status = 401, body = crate::error::ErrorBody),
+        (status = 404, description = "Not one of the caller's rewards", body = crate::error::ErrorBody)))]
+pub async fn reward(State(s): State<AppState>, m: Member, Path(id): Path<String>) -> ApiResult<Json<RewardResponse>> {
+    let id = numeric_id(&id, "We couldn't find that reward")?;
+    let r = s.clients.loyalty.clone().get_reward(m.request(pb::GetRewardRequest { id })).await?.into_inner();
+    Ok(Json(RewardResponse { data: r.into() }))
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct CatalogueItemBody {
+    pub id: String,
+    pub name: String,
+    pub description: String,
+    pub terms: String,
+    pub points: i64,
+    /// How long the voucher is valid after redemption; 0: no end.
+    pub valid_days: i64,
+    /// The caller's balance pays for it.
+    pub affordable: bool,
+    /// How many more points the caller needs; 0 when affordable.
+    pub points_needed: i64,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct Catalogue {
+    pub data: Vec<CatalogueItemBody>,
+}
+
+/// The tenant's catalogue of rewards to redeem points for, cheapest first.
+#[utoipa::path(get, path = "/api/profile/rewards/catalogue", tag = "loyalty", security(("bearer" = [])),
+    responses((status = 200, body = Catalogue), (status = 401, body = crate::error::ErrorBody)))]
+pub async fn catalogue(State(s): State<AppState>, m: Member) -> ApiResult<Json<Catalogue>> {
+    let r = s.clients.loyalty.clone().list_catalogue(m.request(pb::ListCatalogueRequest {})).await?.into_inner();
+    let data = r
+        .items
+        .into_iter()
+        .map(|c| CatalogueItemBody {
+            id: c.id,
+            name: c.name,
+            description: c.description,
+            terms: c.terms,
+            points: c.points,
+            valid_days: c.valid_days,
+            affordable: c.affordable,
+            points_needed: c.points_needed,
+        })
+        .collect();
+    Ok(Json(Catalogue { data }))
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct RedeemRequest {
+    /// A catalogue item's id.
+    pub catalogue_id: String,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct RedemptionBody {
+    /// The voucher issued.
+    pub reward: RewardBody,
+    pub points_spent: i64,
+    /// The balance right after this redemption.
+    pub balance: i64,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct RedemptionResponse {
+    pub data: RedemptionBody,
+}
+
+pub const IDEMPOTENCY_KEY: &str = "idempotency-key";
+static REPLAYED: HeaderName = HeaderName::from_static("idempotent-replayed");
+
+/// The `Idempotency-Key` header: 1 to 255 printable ASCII characters.
+fn idempotency_key(headers: &HeaderMap) -> ApiResult<String> {
+    let bad = || {
+        ApiError::field(
+            StatusCode::BAD_REQUEST,
+            "This request needs an Idempotency-Key header",
+            "idempotency_key",
+            "Send an Idempotency-Key header of 1 to 255 printable characters, new for each redemption",
+        )
+    };
+    let key = headers.get(IDEMPOTENCY_KEY).ok_or_else(bad)?.to_str().map_err(|_| bad())?;
+    if key.is_empty() || key.len() > 255 || !key.bytes().all(|b| (0x21..=0x7e).contains(&b)) {
+        return Err(bad());
+    }
+    Ok(key.to_string())
+}
+
+/// Redeems points for a catalogue reward: the points are debited and the voucher issued in one
+/// step, exactly once per `Idempotency-Key`. A retry with the same key and body gets the first
+/// answer again (`Idempotent-Replayed: true`); the same key with another body is refused.
+#[utoipa::path(post, path = "/api/profile/rewards/redeem", tag = "loyalty", request_body = RedeemRequest,
+    params(("Idempotency-Key" = String, Header, description = "New for each redemption; repeat it to retry safely")),
+    security(("bearer" = [])),
+    responses((status = 201, body = RedemptionResponse, headers(("Idempotent-Replayed" = String, description = "`true` on a retry's answer"))),
+        (status = 400, description = "No or a bad `Idempotency-Key` header (`errors.idempotency_key`)", body = crate::error::ErrorBody),
+        (status = 401, body = crate::error::ErrorBody),
+        (status = 403, description = "Staff viewing the account", body = crate::error::ErrorBody),
+        (status = 409, description = "Not enough points", body = crate::error::ErrorBody),
+        (status = 422, description = "Unknown `catalogue_id`, or the key was used for another request", body = crate::error::ErrorBody)))]
+pub async fn redeem(State(s): State<AppState>, m: Member, headers: HeaderMap, body: Result<Json<RedeemRequest>, JsonRejection>) -> ApiResult<Response> {
+    let key = idempotency_key(&headers)?;
+    let Json(b) = body?;
+    let req = pb::RedeemRequest { catalogue_id: b.catalogue_id, idempotency_key: key };
+    let r = s.clients.loyalty.clone().redeem(m.request(req)).await?.into_inner();
+    let replayed = r.replayed;
+    let data = RedemptionBody { reward: r.reward.unwrap_or_default().into(), points_spent: r.points_spent, balance: r.balance };
+    let mut res = (StatusCode::CREATED, Json(RedemptionResponse { data })).into_response();
+    if replayed {
+        res.headers_mut().insert(REPLAYED.clone(), HeaderValue::from_static("true"));
+    }
+    Ok(res)
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct BenefitBody {
+    pub id: i64,
+    pub definition_id: Option<i64>,
+    /// The definition's `title` override where the rule applies, else the offer's own name.
+    pub name: String,
+    pub description: String,
+    pub banner_desktop: Option<String>,
+    pub banner_mobile: Option<String>,
+    pub ends_at: String,
+    /// The member activates it to use it.
+    pub is_claimable: bool,
+    pub activated: bool,
+    pub activated_at: Option<String>,
+}
+
+impl From<pb::Benefit> for BenefitBody {
+    fn from(b: pb::Benefit) -> Self {
+        BenefitBody {
+            id: b.id,
+            definition_id: Some(b.definition_id).filter(|d| *d != 0),
+            name: b.name,
+            description: b.description,
+            banner_desktop: text_opt(b.banner_desktop),
+            banner_mobile: text_opt(b.banner_mobile),
+            ends_at: iso(b.ends_at),
+            is_claimable: b.is_claimable,
+            activated: b.activated_at != 0,
+            activated_at: iso_opt(b.activated_at),
+        }
+    }
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct BenefitList {
+    pub data: Vec<BenefitBody>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct BenefitResponse {
+    pub data: BenefitBody,
+}
+
+/// The caller's current offers, ending soonest first, with the definitions' text overrides
+/// applied where the spec's rule allows (meta, published and claimable).
+#[utoipa::path(get, path = "/api/profile/benefits", tag = "loyalty", security(("bearer" = [])),
+    responses((status = 200, body = BenefitList), (status = 401, body = crate::error::ErrorBody)))]
+pub async fn benefits(State(s): State<AppState>, m: Member) -> ApiResult<Json<BenefitList>> {
+    let r = s.clients.loyalty.clone().list_benefits(m.request(pb::ListBenefitsRequest {})).await?.into_inner();
+    Ok(Json(BenefitList { data: r.benefits.into_iter().map(Into::into).collect() }))
+}
+
+/// Activates one of the caller's claimable offers. Activating again changes nothing and answers
+/// the same activated offer.
+#[utoipa::path(post, path = "/api/profile/benefits/{id}/activate", tag = "loyalty", params(("id" = String, Path)), security(("bearer" = [])),
+    responses((status = 200, body = BenefitResponse), (status = 401, body = crate::error::ErrorBody),
+        (status = 403, description = "Staff viewing the account", body = crate::error::ErrorBody),
+        (status = 404, description = "Not one of the caller's offers", body = crate::error::ErrorBody),
+        (status = 409, description = "Not claimable, or ended", body = crate::error::ErrorBody)))]
+pub async fn activate_benefit(State(s): State<AppState>, m: Member, Path(id): Path<String>) -> ApiResult<Json<BenefitResponse>> {
+    let id = numeric_id(&id, "We couldn't find that offer")?;
+    let r = s.clients.loyalty.clone().activate_benefit(m.request(pb::ActivateBenefitRequest { id })).await?.into_inner();
+    Ok(Json(BenefitResponse { data: r.into() }))
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct BenefitDefinitionBody {
+    pub id: i64,
+    pub name: String,
+    pub description: String,
+    /// Portal text overrides by key under `profileportal` (e.g. `title`, `banner_desktop`);
+    /// they apply only if the definition is published and claimable.
+    #[schema(value_type = Option<Object>)]
+    pub meta: Option<serde_json::Value>,
+    pub is_published: bool,
+    pub is_claimable: bool,
+    pub ends_at: Option<String>,
+}
+
+/// One of the tenant's offer definitions, as stored (the body itself, no `data` wrapper).
+#[utoipa::path(get, path = "/api/benefits/definitions/{id}", tag = "loyalty", params(("id" = String, Path)), security(("bearer" = [])),
+    responses((status = 200, body = BenefitDefinitionBody), (status = 401, body = crate::error::ErrorBody),
+        (status = 404, body = crate::error::ErrorBody)))]
+pub async fn benefit_definition(State(s): State<AppState>, m: Member, Path(id): Path<String>) -> ApiResult<Json<BenefitDefinitionBody>> {
+    let id = numeric_id(&id, "We couldn't find that offer")?;
+    let d = s.clients.loyalty.clone().get_benefit_definition(m.request(pb::GetBenefitDefinitionRequest { id })).await?.into_inner();
+    let meta = if d.meta_json.is_empty() {
+        None
+    } else {
+        Some(serde_json::from_str(&d.meta_json).map_err(|e| {
+            tracing::error!(error = %e, "benefit definition meta is not JSON");
+            ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "An unknown error occurred")
+        })?)
+    };
+    Ok(Json(BenefitDefinitionBody {
+        id: d.id,
+        name: d.name,
+        description: d.description,
+        meta,
+        is_published: d.is_published,
+        is_claimable: d.is_claimable,
+        ends_at: iso_opt(d.ends_at),
+    }))
+}

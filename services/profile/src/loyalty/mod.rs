@@ -1,0 +1,298 @@
+//! The loyalty part of the profile service, served beside it as `LoyaltyService`: the points
+//! ledger (`ledger`), expiry (a job inside the service, on start and then periodically, and
+//! before any read or write of a member's points), tiers (`tiers`), rewards and redemption
+//! (`rewards`) and offers (`offers`), with tables of their own (migration 0005). Member-scoped
+//! RPCs take the profile id from the caller's metadata only.
+mod demo;
+pub mod ledger;
+mod offers;
+mod rewards;
+pub mod rules;
+mod tiers;
+
+use crate::cache::ProfileCache;
+use crate::error::ProfileError;
+use ledger::{Credit, Debit, Source};
+use portal_common::config::Settings;
+use portal_common::db::Db;
+use portal_common::identity::Caller;
+use portal_proto::profile::v1::{self as pb, loyalty_service_server::{LoyaltyService, LoyaltyServiceServer}};
+use portal_proto::refdata::v1::{refdata_service_client::RefdataServiceClient, GetConfigRequest};
+use rules::LoyaltyRules;
+use tonic::transport::Channel;
+use tonic::{Request, Response, Status};
+
+pub const DAY: i64 = 86_400;
+
+/// The service, and its background work (expiry and tier reviews) for the caller to run while
+/// it serves. Seeds the demo's loyalty history first when configured.
+pub async fn service(
+    db: &Db,
+    settings: &Settings,
+    refdata: RefdataServiceClient<Channel>,
+    cache: ProfileCache,
+) -> anyhow::Result<(LoyaltyServiceServer<Loyalty>, impl std::future::Future<Output = ()> + Send + 'static)> {
+    if settings.demo_data {
+        demo::seed(db, &settings.tenant).await?;
+    }
+    let svc = Loyalty { db: db.clone(), tenant: settings.tenant.clone(), refdata, cache };
+    let jobs = svc.clone().jobs();
+    Ok((LoyaltyServiceServer::new(svc), jobs))
+}
+
+#[derive(Clone)]
+pub struct Loyalty {
+    db: Db,
+    tenant: String,
+    refdata: RefdataServiceClient<Channel>,
+    /// The profile's stored tier is part of the cached profile.
+    cache: ProfileCache,
+}
+
+fn caller<T>(req: &Request<T>) -> Result<Caller, Status> {
+    Caller::from_metadata(req.metadata())
+}
+
+fn now() -> i64 {
+    portal_common::now_unix()
+}
+
+impl Loyalty {
+    async fn rules(&self) -> Result<LoyaltyRules, Status> {
+        let cfg = self.refdata.clone().get_config(GetConfigRequest {}).await?.into_inner();
+        LoyaltyRules::from_config_json(&cfg.json).map_err(|e| portal_common::error::internal("tenant loyalty rules", e))
+    }
+
+    /// Expiry runs on start, then every `expiryJobSeconds`; tiers due for a review and kept
+    /// answers past their time are dealt with on the same beat. A failed run is logged and
+    /// tried again on the next beat.
+    async fn jobs(self) {
+        loop {
+            let every = match self.run_jobs(now()).await {
+                Ok((rules, entries, points)) => {
+                    if entries > 0 {
+                        tracing::info!(entries, points, "expired points");
+                    }
+                    rules.expiry_job_seconds
+                }
+                Err(e) => {
+                    tracing::warn!(error = %e, "loyalty jobs");
+                    60
+                }
+            };
+            tokio::time::sleep(std::time::Duration::from_secs(every)).await;
+        }
+    }
+
+    async fn run_jobs(&self, now: i64) -> Result<(LoyaltyRules, i64, i64), Status> {
+        let (entries, points) = ledger::expire_all(&self.db, now).await?;
+        let rules = self.rules().await?;
+        if !rules.tiers.levels.is_empty() {
+            loop {
+                let due = tiers::due_for_review(&self.db, now, 200).await?;
+                if due.is_empty() {
+                    break;
+                }
+                for pid in due {
+                    self.review_tier(&pid, &rules, now).await?;
+                }
+            }
+        }
+        rewards::forget_old_answers(&self.db, now).await?;
+        Ok((rules, entries, points))
+    }
+
+    /// Works out the member's tier and records it on the profile (and the next review).
+    async fn review_tier(&self, pid: &str, rules: &LoyaltyRules, now: i64) -> Result<Option<tiers::Status>, Status> {
+        let Some(st) = tiers::member_status(&self.db, pid, rules, now).await? else { return Ok(None) };
+        if tiers::record(&self.db, pid, rules, &st).await? {
+            self.cache.invalidate(pid).await?;
+        }
+        Ok(Some(st))
+    }
+
+    /// The member's points after any that are due have expired.
+    async fn balance(&self, pid: &str, now: i64) -> Result<i64, ProfileError> {
+        ledger::expire_member(&self.db, pid, now).await?;
+        ledger::balance(&self.db.pool, pid).await
+    }
+}
+
+fn tier(level: &rules::TierLevel, current: bool) -> pb::Tier {
+    pb::Tier { handle: level.handle.clone(), name: level.name.clone(), threshold: level.threshold, current }
+}
+
+/// Groups lots by the day (in the tenant's zone) they expire: (points, day, first moment).
+fn by_day(lots: &[(i64, i64)], zone: chrono_tz::Tz, limit: usize) -> Vec<pb::Expiring> {
+    let mut out: Vec<pb::Expiring> = Vec::new();
+    for &(points, at) in lots {
+        let Some(day) = chrono::DateTime::from_timestamp(at, 0).map(|t| t.with_timezone(&zone).format("%Y-%m-%d").to_string()) else { continue };
+        if let Some(last) = out.last_mut().filter(|l| l.date == day) {
+            last.points += points;
+        } else if out.len() == limit {
+            break;
+        } else {
+            out.push(pb::Expiring { points, date: day, expires_at: at });
+        }
+    }
+    out
+}
+
+#[tonic::async_trait]
+impl LoyaltyService for Loyalty {
+    #[tracing::instrument(skip_all)]
+    async fn get_balances(&self, req: Request<pb::GetBalancesRequest>) -> Result<Response<pb::Balances>, Status> {
+        let c = caller(&req)?;
+        let points = self.balance(&c.profile_id, now()).await?;
+        Ok(Response::new(pb::Balances { points, currency: "AUD".into() }))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn list_points(&self, req: Request<pb::ListPointsRequest>) -> Result<Response<pb::ListPointsResponse>, Status> {
+        let c = caller(&req)?;
+        let r = req.into_inner();
+        let (page, per_page) = (r.page.max(1), if r.per_page == 0 { 20 } else { r.per_page.min(100) });
+        ledger::expire_member(&self.db, &c.profile_id, now()).await?;
+        let (list, total) = ledger::entries(&self.db, &c.profile_id, page, per_page, r.newest_first).await?;
+        let entries = list
+            .into_iter()
+            .map(|e| pb::PointsEntry {
+                id: e.id,
+                points: e.points,
+                kind: e.kind,
+                source: e.source,
+                reason: e.reason,
+                reference: e.reference,
+                issued_at: e.issued_at,
+                expires_at: e.expires_at.unwrap_or(0),
+            })
+            .collect();
+        Ok(Response::new(pb::ListPointsResponse { entries, page, per_page, total }))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn list_expiring(&self, req: Request<pb::ListExpiringRequest>) -> Result<Response<pb::ListExpiringResponse>, Status> {
+        let c = caller(&req)?;
+        let (rules, now) = (self.rules().await?, now());
+        ledger::expire_member(&self.db, &c.profile_id, now).await?;
+        let lots = ledger::expiring_lots(&self.db, &c.profile_id, now, 1000).await?;
+        Ok(Response::new(pb::ListExpiringResponse { expiring: by_day(&lots, rules.zone, 3) }))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn list_tiers(&self, req: Request<pb::ListTiersRequest>) -> Result<Response<pb::ListTiersResponse>, Status> {
+        let c = caller(&req)?;
+        let rules = self.rules().await?;
+        let current = self.review_tier(&c.profile_id, &rules, now()).await?.map(|s| s.current);
+        let tiers = rules.tiers.levels.iter().enumerate().map(|(i, l)| tier(l, Some(i) == current)).collect();
+        Ok(Response::new(pb::ListTiersResponse { tiers }))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn get_tier_progress(&self, req: Request<pb::GetTierProgressRequest>) -> Result<Response<pb::TierProgress>, Status> {
+        let c = caller(&req)?;
+        let rules = self.rules().await?;
+        let Some(st) = self.review_tier(&c.profile_id, &rules, now()).await? else {
+            return Err(Status::not_found("This programme has no tiers"));
+        };
+        let levels = &rules.tiers.levels;
+        Ok(Response::new(pb::TierProgress {
+            measure: rules.tiers.measure.as_str().into(),
+            window_days: rules.tiers.window_days,
+            qualifying: st.qualifying,
+            current: Some(tier(&levels[st.current], true)),
+            next: st.next.map(|n| tier(&levels[n], false)),
+            needed: st.needed,
+            progress_percent: st.progress_percent,
+            kept_until: st.kept_until.unwrap_or(0),
+        }))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn list_rewards(&self, req: Request<pb::ListRewardsRequest>) -> Result<Response<pb::ListRewardsResponse>, Status> {
+        let c = caller(&req)?;
+        Ok(Response::new(pb::ListRewardsResponse { rewards: rewards::list(&self.db, &c.profile_id, now()).await? }))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn get_reward(&self, req: Request<pb::GetRewardRequest>) -> Result<Response<pb::Reward>, Status> {
+        let c = caller(&req)?;
+        Ok(Response::new(rewards::get(&self.db.pool, &c.profile_id, req.into_inner().id, now()).await?))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn list_catalogue(&self, req: Request<pb::ListCatalogueRequest>) -> Result<Response<pb::ListCatalogueResponse>, Status> {
+        let c = caller(&req)?;
+        let rules = self.rules().await?;
+        let balance = self.balance(&c.profile_id, now()).await?;
+        Ok(Response::new(pb::ListCatalogueResponse { items: rewards::catalogue(&rules, balance) }))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn redeem(&self, req: Request<pb::RedeemRequest>) -> Result<Response<pb::Redemption>, Status> {
+        let c = caller(&req)?;
+        let r = req.into_inner();
+        let rules = self.rules().await?;
+        match rewards::redeem(&self.db, &c.profile_id, &r.idempotency_key, r.catalogue_id.trim(), &rules, now()).await {
+            Ok(done) => Ok(Response::new(done)),
+            Err(ProfileError::NotEnoughPoints) => Err(Status::failed_precondition(rewards::NOT_ENOUGH)),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn list_benefits(&self, req: Request<pb::ListBenefitsRequest>) -> Result<Response<pb::ListBenefitsResponse>, Status> {
+        let c = caller(&req)?;
+        Ok(Response::new(pb::ListBenefitsResponse { benefits: offers::list(&self.db, &c.profile_id, now()).await? }))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn activate_benefit(&self, req: Request<pb::ActivateBenefitRequest>) -> Result<Response<pb::Benefit>, Status> {
+        let c = caller(&req)?;
+        Ok(Response::new(offers::activate(&self.db, &c.profile_id, req.into_inner().id, now()).await?))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn get_benefit_definition(&self, req: Request<pb::GetBenefitDefinitionRequest>) -> Result<Response<pb::BenefitDefinition>, Status> {
+        caller(&req)?;
+        Ok(Response::new(offers::definition(&self.db, &self.tenant, req.into_inner().id).await?))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn adjust_points(&self, req: Request<pb::AdjustPointsRequest>) -> Result<Response<pb::AdjustPointsResponse>, Status> {
+        let r = req.into_inner();
+        let source = match Source::parse(&r.source) {
+            Some(s @ (Source::Staff | Source::Import)) => s,
+            _ => return Err(ProfileError::field("source", "Use staff or import").into()),
+        };
+        if r.reference.trim().is_empty() || r.points == 0 {
+            return Err(ProfileError::field("reference", "An adjustment needs points and a reference").into());
+        }
+        crate::store::summary(&self.db, &r.profile_id).await?;
+        let (rules, now) = (self.rules().await?, now());
+        let mut tx = self.db.begin().await.map_err(ProfileError::from)?;
+        let posted = if r.points > 0 {
+            let credit = Credit { source, reason: &r.reason, reference: &r.reference, points: r.points, at: now, expires_at: rules.expiry_for(now) };
+            ledger::credit(&mut tx, &r.profile_id, &credit).await?
+        } else {
+            ledger::debit(&mut tx, &r.profile_id, &Debit { source, reason: &r.reason, reference: &r.reference, points: -r.points, at: now }).await?
+        };
+        let balance = ledger::balance(&mut *tx, &r.profile_id).await?;
+        tx.commit().await.map_err(ProfileError::from)?;
+        Ok(Response::new(pb::AdjustPointsResponse { entry_id: posted.id, balance, created: posted.created }))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn run_expiry(&self, _req: Request<pb::RunExpiryRequest>) -> Result<Response<pb::RunExpiryResponse>, Status> {
+        let (_, entries, points) = self.run_jobs(now()).await?;
+        Ok(Response::new(pb::RunExpiryResponse { entries, points }))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn use_reward(&self, req: Request<pb::UseRewardRequest>) -> Result<Response<pb::Reward>, Status> {
+        Ok(Response::new(rewards::use_code(&self.db, &self.tenant, &req.into_inner().code, now()).await?))
+    }
+}
+
+#[cfg(test)]
+mod tests;

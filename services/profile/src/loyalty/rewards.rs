@@ -1,0 +1,275 @@
+//! Rewards: those issued to the member (gifts, and vouchers bought with points), and redeeming
+//! points for a voucher from the tenant's catalogue. A redemption debits the ledger and issues
+//! the voucher in one transaction, exactly once per idempotency key: the key's first answer is
+//! kept and given again to a retry, and the same key with another request is refused.
+use super::ledger::{self, Debit, Source};
+use super::rules::{CatalogueEntry, LoyaltyRules};
+use super::DAY;
+use crate::error::ProfileError;
+use portal_common::db::Db;
+use portal_proto::profile::v1 as pb;
+use rand::Rng;
+use sqlx::Row;
+
+type Result<T> = std::result::Result<T, ProfileError>;
+
+pub const NOT_FOUND: &str = "We couldn't find that reward";
+pub const NOT_ENOUGH: &str = "You don't have enough points for this reward";
+pub const KEY_REUSED: &str = "This Idempotency-Key was already used for a different request";
+const UNKNOWN_ITEM: &str = "Choose a reward from the catalogue";
+
+/// Letters and digits that cannot be mistaken for each other when read out or typed (no 0/O,
+/// 1/I/L, U): 31 symbols, 12 of them a code, about 59 bits.
+const CODE_ALPHABET: &[u8] = b"23456789ABCDEFGHJKMNPQRSTVWXYZ";
+
+/// A new voucher code, `XXXX-XXXX-XXXX`.
+pub fn new_code() -> String {
+    let mut rng = rand::thread_rng();
+    let chars: Vec<char> = (0..12).map(|_| CODE_ALPHABET[rng.gen_range(0..CODE_ALPHABET.len())] as char).collect();
+    chars.chunks(4).map(|c| c.iter().collect::<String>()).collect::<Vec<_>>().join("-")
+}
+
+/// A new reward id: random, and below 2^53 so JavaScript holds it exactly.
+pub fn new_reward_id() -> i64 {
+    rand::thread_rng().gen_range(1_000_000..(1i64 << 53))
+}
+
+fn status(used_at: Option<i64>, expires_at: i64, now: i64) -> &'static str {
+    match used_at {
+        Some(_) => "used",
+        None if expires_at != 0 && expires_at <= now => "expired",
+        None => "available",
+    }
+}
+
+const REWARD_COLS: &str = "id, name, description, terms, points_cost, issued_at, expires_at, source, catalogue_id, code, used_at";
+
+fn reward(r: &sqlx::any::AnyRow, now: i64) -> pb::Reward {
+    let used_at: Option<i64> = r.get("used_at");
+    let expires_at: i64 = r.get("expires_at");
+    pb::Reward {
+        id: r.get("id"),
+        name: r.get("name"),
+        description: r.get("description"),
+        points_cost: r.get("points_cost"),
+        issued_at: r.get("issued_at"),
+        expires_at,
+        terms: r.get("terms"),
+        source: r.get("source"),
+        catalogue_id: r.get("catalogue_id"),
+        code: r.get::<Option<String>, _>("code").unwrap_or_default(),
+        status: status(used_at, expires_at, now).into(),
+        used_at: used_at.unwrap_or(0),
+    }
+}
+
+/// The member's rewards issued up to `now` (one issued for later stays hidden), newest first.
+pub async fn list(db: &Db, pid: &str, now: i64) -> Result<Vec<pb::Reward>> {
+    Ok(sqlx::query(&format!("SELECT {REWARD_COLS} FROM rewards WHERE profile_id = $1 AND issued_at <= $2 ORDER BY issued_at DESC, id DESC LIMIT 500"))
+        .bind(pid)
+        .bind(now)
+        .fetch_all(&db.pool)
+        .await?
+        .iter()
+        .map(|r| reward(r, now))
+        .collect())
+}
+
+/// One of the member's rewards issued up to `now`.
+pub async fn get<'e, E: sqlx::Executor<'e, Database = sqlx::Any>>(ex: E, pid: &str, id: i64, now: i64) -> Result<pb::Reward> {
+    let row = sqlx::query(&format!("SELECT {REWARD_COLS} FROM rewards WHERE id = $1 AND profile_id = $2 AND issued_at <= $3"))
+        .bind(id)
+        .bind(pid)
+        .bind(now)
+        .fetch_optional(ex)
+        .await?
+        .ok_or(ProfileError::Missing(NOT_FOUND))?;
+    Ok(reward(&row, now))
+}
+
+/// The catalogue as the member sees it: cheapest first, with what they can afford.
+pub fn catalogue(rules: &LoyaltyRules, balance: i64) -> Vec<pb::CatalogueItem> {
+    rules
+        .catalogue
+        .iter()
+        .map(|c| pb::CatalogueItem {
+            id: c.id.clone(),
+            name: c.name.clone(),
+            description: c.description.clone(),
+            terms: c.terms.clone(),
+            points: c.points,
+            valid_days: c.valid_days,
+            affordable: balance >= c.points,
+            points_needed: (c.points - balance).max(0),
+        })
+        .collect()
+}
+
+/// What a kept answer is rebuilt from.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Kept {
+    reward_id: i64,
+    points_spent: i64,
+    balance: i64,
+}
+
+/// Redeems `catalogue_id` for the member, exactly once per `key`.
+pub async fn redeem(db: &Db, pid: &str, key: &str, catalogue_id: &str, rules: &LoyaltyRules, now: i64) -> Result<pb::Redemption> {
+    if key.is_empty() || key.len() > 255 || !key.bytes().all(|b| (0x21..=0x7e).contains(&b)) {
+        return Err(ProfileError::field("idempotency_key", "Send an Idempotency-Key header of 1 to 255 printable characters"));
+    }
+    let request = format!("redeem {catalogue_id}");
+    let mut tx = db.begin().await?;
+    // The account lock makes a retry wait for the first request with its key, then find its answer.
+    ledger::lock(&mut tx, pid).await?;
+    let kept = sqlx::query("SELECT request, outcome, message, result FROM loyalty_idempotency WHERE profile_id = $1 AND idem_key = $2")
+        .bind(pid)
+        .bind(key)
+        .fetch_optional(&mut *tx)
+        .await?;
+    if let Some(k) = kept {
+        if k.get::<String, _>("request") != request {
+            return Err(ProfileError::field("idempotency_key", KEY_REUSED));
+        }
+        return match k.get::<String, _>("outcome").as_str() {
+            "ok" => {
+                let kept: Kept = serde_json::from_str(&k.get::<String, _>("result")).map_err(|e| ProfileError::Db(sqlx::Error::Decode(e.into())))?;
+                let reward = get(&mut *tx, pid, kept.reward_id, now).await?;
+                tx.commit().await?;
+                Ok(pb::Redemption { reward: Some(reward), points_spent: kept.points_spent, balance: kept.balance, replayed: true })
+            }
+            _ => Err(ProfileError::NotEnoughPoints),
+        };
+    }
+    let Some(item) = rules.catalogue_item(catalogue_id) else {
+        return Err(ProfileError::field("catalogue_id", UNKNOWN_ITEM));
+    };
+    let reward_id = new_reward_id();
+    let debit = Debit { source: Source::Redemption, reason: &item.name, reference: &format!("redeem:{reward_id}"), points: item.points, at: now };
+    match ledger::debit(&mut tx, pid, &debit).await {
+        Ok(_) => {}
+        Err(ProfileError::NotEnoughPoints) => {
+            // A refusal is an answer too: a retry with this key gets it again.
+            keep(&mut tx, pid, key, &request, "failed_precondition", NOT_ENOUGH, "{}", now).await?;
+            tx.commit().await?;
+            return Err(ProfileError::NotEnoughPoints);
+        }
+        Err(e) => return Err(e),
+    }
+    issue(&mut tx, pid, reward_id, item, now).await?;
+    let balance = ledger::balance(&mut *tx, pid).await?;
+    let result = serde_json::to_string(&Kept { reward_id, points_spent: item.points, balance }).expect("plain struct");
+    keep(&mut tx, pid, key, &request, "ok", "", &result, now).await?;
+    let reward = get(&mut *tx, pid, reward_id, now).await?;
+    tx.commit().await?;
+    Ok(pb::Redemption { reward: Some(reward), points_spent: item.points, balance, replayed: false })
+}
+
+#[allow(clippy::too_many_arguments)]
+async fn keep(tx: &mut ledger::Tx<'_>, pid: &str, key: &str, request: &str, outcome: &str, message: &str, result: &str, now: i64) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO loyalty_idempotency (profile_id, idem_key, request, outcome, message, result, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+    )
+    .bind(pid)
+    .bind(key)
+    .bind(request)
+    .bind(outcome)
+    .bind(message)
+    .bind(result)
+    .bind(now)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// Issues a voucher for a catalogue item (its points already debited in this transaction).
+async fn issue(tx: &mut ledger::Tx<'_>, pid: &str, id: i64, item: &CatalogueEntry, now: i64) -> Result<()> {
+    let expires_at = if item.valid_days > 0 { now + item.valid_days * DAY } else { 0 };
+    sqlx::query(
+        "INSERT INTO rewards (id, profile_id, name, description, terms, points_cost, issued_at, expires_at, source, catalogue_id, code)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'redemption', $9, $10)",
+    )
+    .bind(id)
+    .bind(pid)
+    .bind(&item.name)
+    .bind(&item.description)
+    .bind(&item.terms)
+    .bind(item.points)
+    .bind(now)
+    .bind(expires_at)
+    .bind(&item.id)
+    .bind(new_code())
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// Kept answers older than this are forgotten (a retry comes within minutes; 30 days is ample).
+pub const KEEP_ANSWERS_SECS: i64 = 30 * DAY;
+
+pub async fn forget_old_answers(db: &Db, now: i64) -> Result<u64> {
+    Ok(sqlx::query("DELETE FROM loyalty_idempotency WHERE created_at < $1")
+        .bind(now - KEEP_ANSWERS_SECS)
+        .execute(&db.pool)
+        .await?
+        .rows_affected())
+}
+
+/// The till marks a voucher used, by its code: once, and only while it is valid.
+pub async fn use_code(db: &Db, tenant: &str, code: &str, now: i64) -> Result<pb::Reward> {
+    let code = code.trim().to_uppercase();
+    let row = sqlx::query("SELECT r.id, r.profile_id FROM rewards r JOIN profiles p ON p.id = r.profile_id WHERE r.code = $1 AND p.tenant = $2")
+        .bind(&code)
+        .bind(tenant)
+        .fetch_optional(&db.pool)
+        .await?
+        .ok_or(ProfileError::Missing(NOT_FOUND))?;
+    let (id, pid): (i64, String) = (row.get("id"), row.get("profile_id"));
+    let current = get(&db.pool, &pid, id, now).await?;
+    match current.status.as_str() {
+        "used" => return Err(ProfileError::Refused("This voucher has been used")),
+        "expired" => return Err(ProfileError::Refused("This voucher has expired")),
+        _ => {}
+    }
+    let n = sqlx::query("UPDATE rewards SET used_at = $2 WHERE id = $1 AND used_at IS NULL")
+        .bind(id)
+        .bind(now)
+        .execute(&db.pool)
+        .await?
+        .rows_affected();
+    if n != 1 {
+        return Err(ProfileError::Refused("This voucher has been used"));
+    }
+    get(&db.pool, &pid, id, now).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_readable_and_distinct() {
+        let a = new_code();
+        assert_eq!(a.len(), 14);
+        assert!(a.split('-').all(|p| p.len() == 4 && p.bytes().all(|b| CODE_ALPHABET.contains(&b))), "{a}");
+        assert_ne!(a, new_code());
+        assert!(!CODE_ALPHABET.iter().any(|c| b"01ILOU".contains(c)));
+    }
+
+    #[test]
+    fn reward_ids_are_exact_in_javascript() {
+        for _ in 0..1000 {
+            let id = new_reward_id();
+            assert!((1_000_000..(1i64 << 53)).contains(&id));
+            assert_eq!(id as f64 as i64, id);
+        }
+    }
+
+    #[test]
+    fn status_reads_used_then_expiry() {
+        assert_eq!(status(None, 0, 100), "available");
+        assert_eq!(status(None, 200, 100), "available");
+        assert_eq!(status(None, 100, 100), "expired");
+        assert_eq!(status(Some(50), 100, 200), "used");
+    }
+}
