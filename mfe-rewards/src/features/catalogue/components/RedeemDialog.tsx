@@ -77,10 +77,14 @@ export function RedeemDialog({
             <Bdi>{reward.name}</Bdi>
           </strong>
         </p>
-        <p className="voucher__label">{t('redeem.code')}</p>
-        <p className="voucher__code" dir="ltr" translate="no">
-          {reward.code}
-        </p>
+        {reward.code && (
+          <>
+            <p className="voucher__label">{t('redeem.code')}</p>
+            <p className="voucher__code" dir="ltr" translate="no">
+              {reward.code}
+            </p>
+          </>
+        )}
         <p>{t('redeem.newBalance', { balance: points(done.balance) })}</p>
         <div className="dialog__actions">
           <Link className="btn btn-secondary" href={`/rewards/item/${reward.id}`}>

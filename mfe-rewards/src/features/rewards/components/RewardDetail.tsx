@@ -147,8 +147,6 @@ export function RewardDetail() {
             </p>
           )}
           <dl className="dl">
-            <dt>{t('detail.status')}</dt>
-            <dd>{t(`status.${reward.status === 'used' || reward.status === 'expired' ? reward.status : 'available'}`)}</dd>
             {issued && (
               <>
                 <dt>{t('detail.issued')}</dt>
