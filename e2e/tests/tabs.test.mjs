@@ -44,7 +44,7 @@ test('every micro-frontend renders its page from the API, sharing one React and 
 
   await page.goto(`${BASE}/offers`);
   await page.getByRole('heading', { name: 'Offers', level: 1 }).waitFor();
-  await page.getByText('Double points weekend').first().waitFor();
+  await page.getByText('Double points this weekend').first().waitFor();
 
   assert.deepEqual([...remotes].sort(), ['mfe-orders', 'mfe-qff', 'mfe-rewards'], 'each page came from its remote');
   // Client-side navigation through every tab (the last full load was /offers), then count.
