@@ -11,9 +11,16 @@ const browser = await chromium.launch({
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
     '--disable-background-networking', '--disable-component-update', '--disable-sync'],
 });
-const pages = ['/', '/home', '/profile', '/size', '/messaging', '/preference', '/transactions', '/claim-transaction', '/rewards', '/offers'];
+const pages = ['/', '/home', '/profile', '/size', '/messaging', '/preference', '/transactions', '/claim-transaction', '/rewards', '/rewards/item/101', '/offers'];
 // Extra states of a page, each its own screenshot (`<page>-<name>.png`).
 const states = {
+  '/rewards': {
+    // The redeem confirmation for the cheapest catalogue item (cancelled: nothing is spent).
+    confirm: async (page) => {
+      await page.locator('.catalogue-item .btn:not(.btn-off)').first().click();
+      await page.waitForSelector('dialog[open]');
+    },
+  },
   '/transactions': {
     open: async (page) => {
       await page.locator('.order__toggle').first().click();

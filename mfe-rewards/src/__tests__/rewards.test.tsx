@@ -41,7 +41,7 @@ describe('Rewards', () => {
     expect(screen.getByText('Gold').tagName).toBe('BDI');
     expect(screen.getByText('Counts the points you earned in the last 365 days')).toBeInTheDocument();
 
-    const expiring = section('Expiring soon');
+    const expiring = section('Expiring next');
     expect(await within(expiring).findByText('1,200 points expire on 18 Dec')).toBeInTheDocument();
   });
 
@@ -106,7 +106,7 @@ describe('Rewards', () => {
       },
     });
     await renderAt('/rewards');
-    const expiring = section('Expiring soon');
+    const expiring = section('Expiring next');
     expect(await within(expiring).findByText('1 point expires on 18 Dec')).toBeInTheDocument();
     expect(within(expiring).getByText(`300 points expire on 5 Jan ${next}`)).toBeInTheDocument();
   });
@@ -115,7 +115,7 @@ describe('Rewards', () => {
     replace({ 'GET /api/profile/points/expiring': { body: { data: [] } } });
     await renderAt('/rewards');
     expect(await screen.findByText('None of your points expire soon')).toBeInTheDocument();
-    expect(within(section('Expiring soon')).queryByRole('alert')).toBeNull();
+    expect(within(section('Expiring next')).queryByRole('alert')).toBeNull();
   });
 
   it('splits the rewards into ready to use and used or expired, each linking to its voucher, status in words', async () => {
@@ -207,6 +207,18 @@ describe('Rewards', () => {
     expect(Object.fromEntries(new URL(call.url, 'http://x').searchParams)).toEqual({ sort: '-issued_at', page: '1', per_page: '20' });
   });
 
+  it('says a credit whose date has passed "Expired", not "Expires"', async () => {
+    replace({
+      'GET /api/profile/points': {
+        body: pointsPage([entry('led_old', 500, 'bonus', 'Welcome bonus', '2024-10-01T01:00:00Z', { expires_at: '2025-10-01T01:00:00Z' })]),
+      },
+    });
+    await renderAt('/rewards');
+    const [line] = await within(section('Points history')).findAllByRole('listitem');
+    expect(line).toHaveTextContent('Expired 1 Oct 2025');
+    expect(line).not.toHaveTextContent('Expires');
+  });
+
   it('loads more history on request and moves the focus to the first entry it brought', async () => {
     const first = Array.from({ length: 20 }, (_, i) => entry(`led_a${i}`, 10 + i, 'purchase', `Store ${i}`, `2026-11-${String(28 - i).padStart(2, '0')}T01:00:00Z`));
     const second = [first[19], entry('led_b1', 5, 'bonus', 'Welcome bonus', '2026-10-01T01:00:00Z'), entry('led_b2', -20, 'staff', 'Correction', '2026-09-01T01:00:00Z')];
@@ -241,7 +253,7 @@ describe('Rewards', () => {
   it.each([
     ['balances', '/api/profile/balances', 'Your points'],
     ['tier', '/api/profile/tiers/progress', 'Your points'],
-    ['expiring points', '/api/profile/points/expiring', 'Expiring soon'],
+    ['expiring points', '/api/profile/points/expiring', 'Expiring next'],
     ['rewards', '/api/profile/rewards', 'Your rewards'],
     ['catalogue', '/api/profile/rewards/catalogue', 'Redeem your points'],
     ['history', '/api/profile/points', 'Points history'],

@@ -12,6 +12,7 @@ function Entry({ entry, zone }: { entry: PointsEntry; zone: string }) {
   const lang = i18n.language;
   const source = SOURCES.includes(entry.source) ? entry.source : 'other';
   const expires = entry.points > 0 ? formatDate(entry.expires_at, lang, zone) : null;
+  const expired = !!entry.expires_at && Date.parse(entry.expires_at) <= Date.now();
   const direction = entry.points > 0 ? 'plus' : entry.points < 0 ? 'minus' : 'zero';
   return (
     <li className="ledger__entry" tabIndex={-1}>
@@ -31,7 +32,7 @@ function Entry({ entry, zone }: { entry: PointsEntry; zone: string }) {
       </span>
       <span className="muted ledger__meta">
         <span>{formatDate(entry.issued_at, lang, zone)}</span>
-        {expires && <span>{t('history.expires', { date: expires })}</span>}
+        {expires && <span>{t(expired ? 'history.expired' : 'history.expires', { date: expires })}</span>}
       </span>
     </li>
   );
