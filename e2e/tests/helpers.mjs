@@ -63,3 +63,30 @@ export async function signIn(page, email = 'demo@example.com', startPath = '/') 
   await page.waitForURL((u) => u.pathname === expected);
   return mail;
 }
+
+/**
+ * A stand-in native wrapper (add it with page.addInitScript): records every analytics event the
+ * page sends (`window.__analytics`, e.g. `screen_view:Rewards`) and the other actions it posts
+ * (`window.__native`).
+ */
+export function recordAnalytics() {
+  window.__analytics = [];
+  window.__native = [];
+  window.ReactNativeWebView = {
+    postMessage(message) {
+      const m = JSON.parse(message);
+      if (m.action === 'firebaseAnalytics') window.__analytics.push(`${m.type}:${m.name}`);
+      else window.__native.push(m.action);
+    },
+  };
+}
+
+/** A call to the portal's API as the member holding `token`: `{ status, body }`. */
+export async function api(token, method, path, body) {
+  const res = await fetch(`${BASE}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', Accept: 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: await res.json().catch(() => null) };
+}

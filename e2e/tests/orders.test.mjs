@@ -4,29 +4,7 @@
 // refused. Each page reports one screen view.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, newPage, signIn } from './helpers.mjs';
-
-/** Every analytics event the page sends to a native wrapper (stood in for by this hook). */
-function recordAnalytics() {
-  window.__analytics = [];
-  window.__native = [];
-  window.ReactNativeWebView = {
-    postMessage(message) {
-      const m = JSON.parse(message);
-      if (m.action === 'firebaseAnalytics') window.__analytics.push(`${m.type}:${m.name}`);
-      else window.__native.push(m.action);
-    },
-  };
-}
-
-async function api(token, method, path, body) {
-  const res = await fetch(`${BASE}${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', Accept: 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: await res.json().catch(() => null) };
-}
+import { api, newPage, recordAnalytics, signIn } from './helpers.mjs';
 
 /** `YYYY-MM-DD` of yesterday in Australia/Melbourne (the demo tenant's zone). */
 function yesterdayInMelbourne() {

@@ -4,25 +4,9 @@
 // activated with a double click is activated once. Each page reports one screen view.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, newPage, signIn } from './helpers.mjs';
+import { BASE, api as call, newPage, recordAnalytics, signIn } from './helpers.mjs';
 
-/** A stand-in native wrapper: records analytics and the actions the page posts. */
-function fakeWrapper() {
-  window.__analytics = [];
-  window.__native = [];
-  window.ReactNativeWebView = {
-    postMessage(message) {
-      const m = JSON.parse(message);
-      if (m.action === 'firebaseAnalytics') window.__analytics.push(`${m.type}:${m.name}`);
-      else window.__native.push(m);
-    },
-  };
-}
-
-async function api(token, path) {
-  const res = await fetch(`${BASE}${path}`, { headers: { Authorization: `Bearer ${token}`, Accept: 'application/json' } });
-  return res.json();
-}
+const api = async (token, path) => (await call(token, 'GET', path)).body;
 
 const tabs = (page) => page.getByRole('navigation', { name: 'Account sections' });
 const points = (n) => `${new Intl.NumberFormat('en-AU').format(n)} points`;
@@ -30,7 +14,7 @@ const noSidewaysScroll = (page) => page.evaluate(() => document.documentElement.
 
 test('Rewards: the balance and expiring points; a reward redeemed once despite a double click; its voucher as a QR code', { timeout: 120_000 }, async () => {
   const page = await newPage({ width: 390, height: 844 });
-  await page.addInitScript(fakeWrapper);
+  await page.addInitScript(recordAnalytics);
   await signIn(page);
   const token = await page.evaluate(() => localStorage.getItem('portal.auth'));
   const before = (await api(token, '/api/profile/balances')).data.points;
@@ -92,7 +76,7 @@ test('Rewards: the balance and expiring points; a reward redeemed once despite a
 
 test('Offers: the overridden texts, and an offer activated twice is activated once', { timeout: 120_000 }, async () => {
   const page = await newPage({ width: 1280, height: 800 });
-  await page.addInitScript(fakeWrapper);
+  await page.addInitScript(recordAnalytics);
   await signIn(page);
   const token = await page.evaluate(() => localStorage.getItem('portal.auth'));
 
@@ -113,7 +97,7 @@ test('Offers: the overridden texts, and an offer activated twice is activated on
   assert.equal(posts.length, 1, 'one request');
   const after = (await api(token, '/api/profile/benefits')).data.find((o) => o.id === 201);
   assert.equal(after.activated, true);
-  const native = await page.evaluate(() => window.__native.map((m) => m.action));
+  const native = await page.evaluate(() => window.__native);
   assert.ok(native.includes('loadOfferList'), `loadOfferList posted to the wrapper: ${native}`);
   const shown = await page.evaluate(() => window.__analytics);
   assert.ok(shown.includes('event:offers_click') && shown.includes('screen_view:Offers'), shown.join());

@@ -1,5 +1,4 @@
 // Shared by this MFE's tests: the contract's bodies, the tenant config and a signed-in member.
-import { act, render } from '@testing-library/react';
 import {
   authStore,
   configStore,
@@ -11,6 +10,7 @@ import {
   type TransactionList,
 } from '@portal/runtime';
 import { stubFetch, type FetchStub, type StubResponse, type StubRoute } from '@portal/build/src/fetch-stub';
+import { errorAnswer, renderRoot, signIn, toasts } from '@portal/build/src/screen-testing';
 import { Root } from '../Root';
 import { queryClient } from '../providers';
 
@@ -106,14 +106,10 @@ export function backend(routes: Record<string, StubRoute> = {}): FetchStub {
   });
 }
 
-export const refused = (errors: Record<string, string>, status = 422, message = 'Please check the highlighted fields'): StubResponse => ({
-  status,
-  body: { status, message, errors, error: true },
-});
+export const refused = (errors: Record<string, string>, status = 422, message = 'Please check the highlighted fields'): StubResponse =>
+  errorAnswer(status, message, errors);
 
-export function signIn(extra: Partial<ReturnType<typeof authStore.get>> = {}) {
-  authStore.set({ authenticated: true, profile_id: 'p_demo', token: 'token-p_demo', loading: false, impersonating: false, ...extra });
-}
+export { signIn };
 
 export function resetAll() {
   initI18n('?lang=en');
@@ -123,14 +119,7 @@ export function resetAll() {
   signIn();
 }
 
-/** Renders this MFE at `path`, letting the screen's lazily loaded chunk arrive inside act(). */
-export async function renderAt(path: string) {
-  window.history.replaceState(null, '', path);
-  let result: ReturnType<typeof render> | undefined;
-  await act(async () => {
-    result = render(<Root />);
-  });
-  return result!;
-}
+/** Renders this MFE at `path`. */
+export const renderAt = (path: string) => renderRoot(Root, path);
 
-export const toasts = () => toastStore.get().toasts.map((t) => `${t.type}: ${t.text}`);
+export { toasts };

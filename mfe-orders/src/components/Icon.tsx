@@ -1,4 +1,6 @@
-// Small decorative icons: each sits beside a text that says the same (never the only signal).
+import { createIcons } from '@portal/build/src/icons';
+
+// The icons this micro-frontend uses (decorative: each beside a text that says the same).
 const PATHS = {
   check: 'M4 12.5l5 5L20 6.5',
   clock: 'M12 3a9 9 0 1 0 0 18a9 9 0 1 0 0-18M12 7v5l3.5 2',
@@ -8,23 +10,4 @@ const PATHS = {
 } as const;
 
 export type IconName = keyof typeof PATHS;
-
-export function Icon({ name, className }: { name: IconName; className?: string }) {
-  return (
-    <svg
-      className={`icon${className ? ` ${className}` : ''}`}
-      viewBox="0 0 24 24"
-      width="18"
-      height="18"
-      aria-hidden="true"
-      focusable="false"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="2.2"
-      strokeLinecap="round"
-      strokeLinejoin="round"
-    >
-      <path d={PATHS[name]} />
-    </svg>
-  );
-}
+export const Icon = createIcons(PATHS);

@@ -1,8 +1,8 @@
 // Shared by this MFE's tests: the contract's profile body, tenant config and a signed-in member.
-import { act, render } from '@testing-library/react';
 import { authStore, configStore, initI18n, toastStore, type Country, type PortalConfig, type Profile } from '@portal/runtime';
 import { countriesStore } from '@portal/runtime/countries';
 import { stubFetch, type FetchStub, type StubResponse, type StubRoute } from '@portal/build/src/fetch-stub';
+import { errorAnswer, renderRoot, signIn as signInAs, toasts } from '@portal/build/src/screen-testing';
 import { Root } from '../Root';
 import { queryClient } from '../providers';
 import { resetRestored } from '../persist';
@@ -85,13 +85,10 @@ export const answersWith = (apply: (p: Profile, body: Record<string, unknown>) =
   body: apply(JSON.parse(JSON.stringify(PROFILE)) as Profile, req.body as Record<string, unknown>),
 });
 
-export const refused = (errors: Record<string, string>, status = 422): StubResponse => ({
-  status,
-  body: { status, message: 'Please check the highlighted fields', errors, error: true },
-});
+export const refused = (errors: Record<string, string>, status = 422): StubResponse => errorAnswer(status, 'Please check the highlighted fields', errors);
 
 export function signIn(profileId = 'p_demo') {
-  authStore.set({ authenticated: true, profile_id: profileId, token: `token-${profileId}`, loading: false, impersonating: false });
+  signInAs({ profile_id: profileId, token: `token-${profileId}` });
 }
 
 export function resetAll() {
@@ -105,14 +102,7 @@ export function resetAll() {
   signIn();
 }
 
-/** Renders this MFE at `path`, letting the screen's lazily loaded chunk arrive inside act(). */
-export async function renderAt(path: string) {
-  window.history.replaceState(null, '', path);
-  let result: ReturnType<typeof render> | undefined;
-  await act(async () => {
-    result = render(<Root />);
-  });
-  return result!;
-}
+/** Renders this MFE at `path`. */
+export const renderAt = (path: string) => renderRoot(Root, path);
 
-export const toasts = () => toastStore.get().toasts.map((t) => `${t.type}: ${t.text}`);
+export { toasts };
