@@ -16,11 +16,12 @@ import { REPO } from './lib.mjs';
 
 const BUDGET_KB = 150;
 const ROUTE_BUDGET_KB = 40;
-// Routes per remote, each opened fresh (mfe-qff is the parcel on /home; the claim screen is its own chunk).
+// Routes per remote, each opened fresh (mfe-qff is the parcel on /home; the claim screen, the
+// voucher page with its QR code library, and offers are chunks of their own).
 const REMOTE_ROUTES = {
   'mfe-profile': ['/profile'],
   'mfe-orders': ['/transactions', '/claim-transaction'],
-  'mfe-rewards': ['/rewards'],
+  'mfe-rewards': ['/rewards', '/rewards/item/101', '/offers'],
   'mfe-qff': ['/home'],
 };
 // The only remote /home may load: the rest wait until their routes are opened.
@@ -46,6 +47,13 @@ const TYPES = { '.js': 'text/javascript', '.json': 'application/json', '.html': 
 function serve() {
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://x');
+    // The voucher page draws its QR code (its own chunk) only for a reward with a code: answer one,
+    // so that library is counted in the page's route chunk.
+    if (url.pathname === '/api/profile/rewards/101') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ data: { id: 101, name: '$10 voucher', description: '', terms: '', points_cost: 0, source: 'gift', catalogue_id: null, code: 'K7QM-4TXA-9PWD', status: 'available', issued_at: '2026-11-01T00:00:00Z', expires_at: null, used_at: null } }));
+      return;
+    }
     if (url.pathname.startsWith('/api/')) {
       res.writeHead(404, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ status: 404, message: 'Not found', errors: {}, error: true }));
