@@ -14,6 +14,7 @@ crate::both!(
     points_expire_oldest_first_in_an_idempotent_job,
     offers_follow_the_override_rule_and_activate_once,
     staff_viewing_an_account_cannot_spend_its_points,
+    the_profiles_tier_follows_what_is_earned,
 );
 
 const DAY: i64 = 86_400;
@@ -400,4 +401,32 @@ async fn staff_viewing_an_account_cannot_spend_its_points(app: &TestApp) {
     assert_error_shape(&r, 403);
     assert_error_shape(&app.post("/api/profile/benefits/201/activate", Some(&t), json!({})).await, 403);
     assert_eq!(balance(app, &t).await, before, "staff can read the balance; it did not move");
+}
+
+async fn the_profiles_tier_follows_what_is_earned(app: &TestApp) {
+    let t = app.sign_in("demo@example.com").await;
+    let pid = TestApp::pid(&t);
+    // Read (and cache) the profile: Gold.
+    assert_eq!(app.get("/api/profile", Some(&t)).await.body["tier_handle"], "gold");
+    // A big purchase arrives from the till feed: 2,000 points earned, the account due for a review.
+    let db = app.profile_db().await;
+    let now = portal_common::now_unix();
+    sqlx::query(
+        "INSERT INTO loyalty_ledger (id, profile_id, kind, source, reason, reference, points, issued_at, expires_at, remaining, seq, created_at_ms)
+         VALUES ('led_test_big', $1, 'earn', 'purchase', 'Chadstone', 'test:big', 2000, $2, NULL, 2000, 1000, 0)",
+    )
+    .bind(&pid)
+    .bind(now)
+    .execute(&db.pool)
+    .await
+    .unwrap();
+    sqlx::query("UPDATE loyalty_accounts SET review_at = 0 WHERE profile_id = $1").bind(&pid).execute(&db.pool).await.unwrap();
+    // The job reviews due tiers: the profile (its cached copy marked stale) says Platinum.
+    app.loyalty().run_expiry(pb::RunExpiryRequest {}).await.unwrap();
+    assert_eq!(app.get("/api/profile", Some(&t)).await.body["tier_handle"], "platinum");
+    let p = app.get("/api/profile/tiers/progress", Some(&t)).await.body["data"].clone();
+    assert_eq!((p["current"]["handle"].as_str(), p["needed"].as_i64(), p["progress_percent"].as_i64()), (Some("platinum"), Some(0), Some(100)));
+    assert!(p["next"].is_null());
+    let review: Option<i64> = sqlx::query("SELECT review_at FROM loyalty_accounts WHERE profile_id = $1").bind(&pid).fetch_one(&db.pool).await.unwrap().get("review_at");
+    assert_eq!(review, p["kept_until"].as_str().map(|_| secs(&p["kept_until"])), "the next review is when Platinum would end");
 }

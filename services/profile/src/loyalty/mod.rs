@@ -105,7 +105,7 @@ impl Loyalty {
     /// Works out the member's tier and records it on the profile (and the next review).
     async fn review_tier(&self, pid: &str, rules: &LoyaltyRules, now: i64) -> Result<Option<tiers::Status>, Status> {
         let Some(st) = tiers::member_status(&self.db, pid, rules, now).await? else { return Ok(None) };
-        if tiers::record(&self.db, pid, rules, &st).await? {
+        if tiers::needs_recording(&self.db, pid, rules, &st, now).await? && tiers::record(&self.db, pid, rules, &st).await? {
             self.cache.invalidate(pid).await?;
         }
         Ok(Some(st))

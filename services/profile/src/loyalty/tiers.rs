@@ -105,6 +105,18 @@ pub async fn record(db: &Db, pid: &str, rules: &LoyaltyRules, st: &Status) -> Re
     Ok(changed)
 }
 
+/// Whether the profile's stored tier differs from `st`, or the member's review is due: only then
+/// is there anything for `record` to write (a read of the tier stays a read otherwise).
+pub async fn needs_recording(db: &Db, pid: &str, rules: &LoyaltyRules, st: &Status, now: i64) -> Result<bool> {
+    let row = sqlx::query("SELECT p.tier_handle, a.review_at FROM profiles p LEFT JOIN loyalty_accounts a ON a.profile_id = p.id WHERE p.id = $1")
+        .bind(pid)
+        .fetch_optional(&db.pool)
+        .await?;
+    Ok(row.is_some_and(|r| {
+        r.get::<String, _>("tier_handle") != rules.tiers.levels[st.current].handle || r.get::<Option<i64>, _>("review_at").is_some_and(|at| at <= now)
+    }))
+}
+
 /// Members whose tier is due for a review at `now` (a credit since the last one, or their tier's end).
 pub async fn due_for_review(db: &Db, now: i64, limit: i64) -> Result<Vec<String>> {
     Ok(sqlx::query("SELECT profile_id FROM loyalty_accounts WHERE review_at <= $1 ORDER BY review_at, profile_id LIMIT $2")
