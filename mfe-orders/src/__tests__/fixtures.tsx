@@ -1,16 +1,12 @@
 // Shared by this MFE's tests: the contract's bodies, the tenant config and a signed-in member.
 import {
-  authStore,
-  configStore,
-  initI18n,
-  toastStore,
   type Claim,
   type PortalConfig,
   type Transaction,
   type TransactionList,
 } from '@portal/runtime';
 import { stubFetch, type FetchStub, type StubResponse, type StubRoute } from '@portal/build/src/fetch-stub';
-import { errorAnswer, renderRoot, signIn, toasts } from '@portal/build/src/screen-testing';
+import { errorAnswer, renderRoot, resetScreens, signIn, toasts } from '@portal/build/src/screen-testing';
 import { Root } from '../Root';
 import { queryClient } from '../providers';
 
@@ -111,13 +107,7 @@ export const refused = (errors: Record<string, string>, status = 422, message = 
 
 export { signIn };
 
-export function resetAll() {
-  initI18n('?lang=en');
-  queryClient.clear();
-  toastStore.set({ toasts: [] });
-  configStore.set({ config: CONFIG, loaded: true });
-  signIn();
-}
+export const resetAll = () => resetScreens(queryClient, CONFIG);
 
 /** Renders this MFE at `path`. */
 export const renderAt = (path: string) => renderRoot(Root, path);

@@ -1,8 +1,8 @@
 // Shared by this MFE's tests: the contract's profile body, tenant config and a signed-in member.
-import { authStore, configStore, initI18n, toastStore, type Country, type PortalConfig, type Profile } from '@portal/runtime';
+import { type Country, type PortalConfig, type Profile } from '@portal/runtime';
 import { countriesStore } from '@portal/runtime/countries';
 import { stubFetch, type FetchStub, type StubResponse, type StubRoute } from '@portal/build/src/fetch-stub';
-import { errorAnswer, renderRoot, signIn as signInAs, toasts } from '@portal/build/src/screen-testing';
+import { errorAnswer, renderRoot, resetScreens, signIn as signInAs, toasts } from '@portal/build/src/screen-testing';
 import { Root } from '../Root';
 import { queryClient } from '../providers';
 import { resetRestored } from '../persist';
@@ -92,14 +92,10 @@ export function signIn(profileId = 'p_demo') {
 }
 
 export function resetAll() {
-  initI18n('?lang=en');
-  queryClient.clear();
+  resetScreens(queryClient, CONFIG);
   resetRestored();
-  toastStore.set({ toasts: [] });
-  configStore.set({ config: CONFIG, loaded: true });
   // The countries loader itself is tested in the runtime and in countries-lazy.test.tsx.
   countriesStore.set({ countries: COUNTRIES, loaded: true });
-  signIn();
 }
 
 /** Renders this MFE at `path`. */

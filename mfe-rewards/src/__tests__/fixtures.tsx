@@ -1,9 +1,5 @@
 // Shared by this MFE's tests: the contract's bodies (issue 9), the tenant config and a signed-in member.
 import {
-  authStore,
-  configStore,
-  initI18n,
-  toastStore,
   type Benefit,
   type CatalogueItem,
   type PointsEntry,
@@ -12,7 +8,7 @@ import {
   type Reward,
 } from '@portal/runtime';
 import { stubFetch, type FetchStub, type StubResponse, type StubRoute } from '@portal/build/src/fetch-stub';
-import { errorAnswer, renderRoot, signIn, toasts } from '@portal/build/src/screen-testing';
+import { errorAnswer, renderRoot, resetScreens, signIn, toasts } from '@portal/build/src/screen-testing';
 import { Root } from '../Root';
 import { queryClient } from '../providers';
 
@@ -149,13 +145,7 @@ export const failure = errorAnswer;
 
 export { signIn };
 
-export function resetAll() {
-  initI18n('?lang=en');
-  queryClient.clear();
-  toastStore.set({ toasts: [] });
-  configStore.set({ config: CONFIG, loaded: true });
-  signIn();
-}
+export const resetAll = () => resetScreens(queryClient, CONFIG);
 
 /** Renders this MFE at `path`. */
 export const renderAt = (path: string) => renderRoot(Root, path);

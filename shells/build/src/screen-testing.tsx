@@ -3,11 +3,21 @@
 // own data and reset.
 import type { ComponentType } from 'react';
 import { act, render } from '@testing-library/react';
-import { authStore, toastStore, type AuthState } from '@portal/runtime';
+import type { QueryClient } from '@tanstack/react-query';
+import { authStore, configStore, initI18n, toastStore, type AuthState, type PortalConfig } from '@portal/runtime';
 import type { StubResponse } from './fetch-stub';
 
 export function signIn(extra: Partial<AuthState> = {}) {
   authStore.set({ authenticated: true, profile_id: 'p_demo', token: 'token-p_demo', loading: false, impersonating: false, ...extra });
+}
+
+/** Before each test: English, an empty cache and no toasts, the tenant's config loaded, signed in. */
+export function resetScreens(queryClient: QueryClient, config: PortalConfig) {
+  initI18n('?lang=en');
+  queryClient.clear();
+  toastStore.set({ toasts: [] });
+  configStore.set({ config, loaded: true });
+  signIn();
 }
 
 /** Renders `Root` at `path`, letting the screen's lazily loaded chunk arrive inside act(). */
