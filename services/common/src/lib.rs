@@ -20,6 +20,12 @@ pub fn now_unix() -> i64 {
         .unwrap_or(0)
 }
 
+/// Whether `key` can be an `Idempotency-Key`: 1 to 255 printable ASCII characters. The gateway
+/// answers a bad header; a service checks again for callers that reach it directly.
+pub fn is_idempotency_key(key: &str) -> bool {
+    (1..=255).contains(&key.len()) && key.bytes().all(|b| (0x21..=0x7e).contains(&b))
+}
+
 /// Lowercase hex of `bytes`, e.g. of a digest.
 pub fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()

@@ -3,7 +3,7 @@
 //! session token; a redemption needs an `Idempotency-Key` header and happens once per key.
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Member;
-use crate::routes::iso;
+use crate::routes::{iso, iso_opt, text_opt};
 use crate::state::AppState;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, Query, State};
@@ -29,15 +29,6 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(benefits))
         .routes(routes!(activate_benefit))
         .routes(routes!(benefit_definition))
-}
-
-/// A time that may be absent (0) as RFC 3339, or null.
-fn iso_opt(t: i64) -> Option<String> {
-    (t != 0).then(|| iso(t))
-}
-
-fn text_opt(s: String) -> Option<String> {
-    Some(s).filter(|s| !s.is_empty())
 }
 
 /// An id from the path: a whole number, else nothing by that id exists (404, not 400: the
@@ -389,7 +380,7 @@ fn idempotency_key(headers: &HeaderMap) -> ApiResult<String> {
         )
     };
     let key = headers.get(IDEMPOTENCY_KEY).ok_or_else(bad)?.to_str().map_err(|_| bad())?;
-    if key.is_empty() || key.len() > 255 || !key.bytes().all(|b| (0x21..=0x7e).contains(&b)) {
+    if !portal_common::is_idempotency_key(key) {
         return Err(bad());
     }
     Ok(key.to_string())

@@ -115,7 +115,7 @@ struct Kept {
 
 /// Redeems `catalogue_id` for the member, exactly once per `key`.
 pub async fn redeem(db: &Db, pid: &str, key: &str, catalogue_id: &str, rules: &LoyaltyRules, now: i64) -> Result<pb::Redemption> {
-    if key.is_empty() || key.len() > 255 || !key.bytes().all(|b| (0x21..=0x7e).contains(&b)) {
+    if !portal_common::is_idempotency_key(key) {
         return Err(ProfileError::field("idempotency_key", "Send an Idempotency-Key header of 1 to 255 printable characters"));
     }
     let request = format!("redeem {catalogue_id}");
