@@ -40,6 +40,16 @@ pub fn iso(t: i64) -> String {
     chrono::DateTime::from_timestamp(t, 0).map(|d| d.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)).unwrap_or_default()
 }
 
+/// A time that may be absent (0 in gRPC) as RFC 3339, or null.
+pub fn iso_opt(t: i64) -> Option<String> {
+    (t != 0).then(|| iso(t))
+}
+
+/// A text that may be absent (empty in gRPC), or null.
+pub fn text_opt(s: String) -> Option<String> {
+    Some(s).filter(|s| !s.is_empty())
+}
+
 /// The `/api` routes with their OpenAPI description.
 pub fn api() -> OpenApiRouter<AppState> {
     OpenApiRouter::with_openapi(ApiDoc::openapi())

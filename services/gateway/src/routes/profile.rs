@@ -2,7 +2,7 @@
 //! profile id always comes from the session token, never from the request.
 use crate::error::{ApiError, ApiResult};
 use crate::extract::Member;
-use crate::routes::iso;
+use crate::routes::{iso, text_opt};
 use crate::state::AppState;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{Path, Query, State};
@@ -449,7 +449,7 @@ impl From<pb::Claim> for ClaimBody {
             amount_cents: c.amount_cents,
             status: c.status,
             points: c.points,
-            transaction_id: Some(c.transaction_id).filter(|t| !t.is_empty()),
+            transaction_id: text_opt(c.transaction_id),
             message: c.message,
             created_at: iso(c.created_at),
             updated_at: iso(c.updated_at),
