@@ -77,7 +77,7 @@ impl ProfileRules {
         if let Some(v) = doc.pointer("/components/claims").filter(|v| !v.is_null()) {
             rules.claims = serde_json::from_value(v.clone())?;
         }
-        rules.loyalty = crate::loyalty::rules::LoyaltyRules::from_config_json(json)?;
+        rules.loyalty = crate::loyalty::rules::LoyaltyRules::from_config(&doc)?;
         rules.zone = match doc.pointer("/general/timeZone").and_then(|v| v.as_str()) {
             Some(z) => z.parse().map_err(|_| anyhow::anyhow!("general.timeZone {z:?} is not an IANA zone"))?,
             None => DEFAULT_ZONE,

@@ -108,7 +108,11 @@ impl LoyaltyRules {
     /// The rules inside a tenant configuration document. Absent: nothing expires, no tiers, an
     /// empty catalogue. Rules that cannot be right (negative points, unordered tiers) are refused.
     pub fn from_config_json(json: &str) -> anyhow::Result<LoyaltyRules> {
-        let doc: serde_json::Value = serde_json::from_str(json)?;
+        Self::from_config(&serde_json::from_str(json)?)
+    }
+
+    /// The same, from a configuration document already parsed.
+    pub fn from_config(doc: &serde_json::Value) -> anyhow::Result<LoyaltyRules> {
         let mut rules: LoyaltyRules = match doc.pointer("/components/loyalty") {
             Some(v) if !v.is_null() => serde_json::from_value(v.clone())?,
             _ => LoyaltyRules::default(),
