@@ -82,6 +82,49 @@ pub struct Settings {
     /// HTTP SMS provider: a POST of `{"to", "text"}` JSON; the dev outbox when unset.
     #[serde(skip_serializing)]
     pub sms_url: Option<SecretString>,
+    /// The airline partner API (`QFF_API_URL`, `QFF_API_KEY`, `PORTAL_QFF__*`).
+    pub qff: QffSettings,
+}
+
+/// How the qff service reaches the airline's partner API.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct QffSettings {
+    /// The partner API's base URL (`QFF_API_URL`); unset in the embedded default, where the
+    /// launcher starts the bundled partner sandbox and fills this in.
+    pub api_url: Option<String>,
+    /// The partner API key (`QFF_API_KEY`); the sandbox's own when unset.
+    #[serde(skip_serializing)]
+    pub api_key: Option<SecretString>,
+    /// Time allowed for one partner call.
+    pub timeout_ms: u64,
+    /// Extra attempts for calls that are safe to repeat (reads and checks; never a credit).
+    pub retries: usize,
+    /// Failed calls in a row that open the circuit breaker.
+    pub breaker_failures: u32,
+    /// How long an open breaker refuses calls before letting one through to test the partner.
+    pub breaker_open_secs: u64,
+    /// How often the reconciler settles conversions the partner did not answer.
+    pub reconcile_secs: u64,
+    /// A pending conversion is left this long before the reconciler asks about it.
+    pub reconcile_after_secs: i64,
+    /// Port of the partner sandbox the launcher starts (0 picks a free one).
+    pub sandbox_port: u16,
+}
+
+impl Default for QffSettings {
+    fn default() -> Self {
+        Self {
+            api_url: None,
+            api_key: None,
+            timeout_ms: 3000,
+            retries: 2,
+            breaker_failures: 5,
+            breaker_open_secs: 30,
+            reconcile_secs: 30,
+            reconcile_after_secs: 10,
+            sandbox_port: 0,
+        }
+    }
 }
 
 /// Attempts allowed per window on sign-in and code routes.
@@ -128,6 +171,7 @@ impl Default for Settings {
             smtp_url: None,
             mail_from: "My account <no-reply@localhost>".into(),
             sms_url: None,
+            qff: QffSettings::default(),
         }
     }
 }
@@ -141,6 +185,7 @@ impl Settings {
             .merge(Toml::file(format!("config/{mode}.toml")))
             .merge(Env::prefixed("PORTAL_").split("__"))
             .merge(Env::raw().only(&["DATABASE_URL", "REDIS_URL", "PORT", "SMTP_URL", "SMS_URL"]))
+            .merge(Env::prefixed("QFF_").only(&["API_URL", "API_KEY"]).map(|k| format!("qff.{k}").into()))
             .extract()?;
         Ok(s)
     }
@@ -183,6 +228,22 @@ mod tests {
             let s = Settings::load()?;
             assert_eq!(s.trusted_proxies, ["10.0.0.0/8", "127.0.0.1"]);
             assert_eq!(s.rate_limit.per_ip, 7);
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn the_partner_api_comes_from_its_conventional_variables() {
+        use secrecy::ExposeSecret;
+        figment::Jail::expect_with(|jail| {
+            jail.set_env("QFF_API_URL", "https://partner.example/api");
+            jail.set_env("QFF_API_KEY", "k-1");
+            jail.set_env("PORTAL_QFF__TIMEOUT_MS", "1500");
+            let s = Settings::load()?;
+            assert_eq!(s.qff.api_url.as_deref(), Some("https://partner.example/api"));
+            assert_eq!(s.qff.api_key.as_ref().map(|k| k.expose_secret().to_string()).as_deref(), Some("k-1"));
+            assert_eq!(s.qff.timeout_ms, 1500);
+            assert!(!format!("{s:?}").contains("k-1"), "the key never prints");
             Ok(())
         });
     }

@@ -14,6 +14,9 @@ pub const CLIENT_IP: &str = "x-portal-client-ip";
 pub const TOKEN_ID: &str = "x-portal-jti";
 /// Unix seconds at which the caller's token expires.
 pub const TOKEN_EXP: &str = "x-portal-exp";
+/// Unix seconds at which the caller signed in (their token's `iat`), for steps that need a
+/// recent sign-in.
+pub const AUTH_TIME: &str = "x-portal-auth-time";
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Caller {
@@ -25,6 +28,7 @@ pub struct Caller {
     pub staff: bool,
     pub token_id: Option<String>,
     pub token_exp: Option<i64>,
+    pub auth_time: Option<i64>,
 }
 
 impl Caller {
@@ -39,6 +43,7 @@ impl Caller {
             staff: get(STAFF).as_deref() == Some("1"),
             token_id: get(TOKEN_ID),
             token_exp: get(TOKEN_EXP).and_then(|v| v.parse().ok()),
+            auth_time: get(AUTH_TIME).and_then(|v| v.parse().ok()),
         })
     }
 
@@ -65,6 +70,9 @@ impl Caller {
         }
         if let Some(e) = self.token_exp.and_then(|e| e.to_string().parse().ok()) {
             md.insert(TOKEN_EXP, e);
+        }
+        if let Some(t) = self.auth_time.and_then(|t| t.to_string().parse().ok()) {
+            md.insert(AUTH_TIME, t);
         }
     }
 }

@@ -25,11 +25,13 @@ pub struct ApiError {
     pub status: StatusCode,
     pub message: String,
     pub errors: BTreeMap<String, String>,
+    /// Seconds to wait before trying again (`Retry-After`), when a service said so.
+    pub retry_after: Option<u64>,
 }
 
 impl ApiError {
     pub fn new(status: StatusCode, message: impl Into<String>) -> Self {
-        Self { status, message: message.into(), errors: BTreeMap::new() }
+        Self { status, message: message.into(), errors: BTreeMap::new(), retry_after: None }
     }
     pub fn unauthorized(message: &str) -> Self {
         Self::new(StatusCode::UNAUTHORIZED, message)
@@ -50,7 +52,11 @@ impl ApiError {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let body = ErrorBody { status: self.status.as_u16(), message: self.message, errors: self.errors, error: true };
-        (self.status, axum::Json(body)).into_response()
+        let mut res = (self.status, axum::Json(body)).into_response();
+        if let Some(v) = self.retry_after.and_then(|s| axum::http::HeaderValue::from_str(&s.to_string()).ok()) {
+            res.headers_mut().insert(axum::http::header::RETRY_AFTER, v);
+        }
+        res
     }
 }
 
@@ -74,7 +80,11 @@ pub fn http_status(code: Code) -> StatusCode {
 impl From<tonic::Status> for ApiError {
     fn from(s: tonic::Status) -> Self {
         let status = http_status(s.code());
+        // A service that says how long to wait answered deliberately (e.g. a partner that is
+        // down): its message is for the member. Otherwise Unavailable is the transport's.
+        let retry_after = s.metadata().get("retry-after").and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<u64>().ok());
         let message = match s.code() {
+            Code::Unavailable if retry_after.is_some() && !s.message().is_empty() => s.message().to_string(),
             Code::Unavailable => "A service is unavailable, please try again shortly".to_string(),
             Code::Internal | Code::Unknown | Code::DataLoss => "An unknown error occurred".to_string(),
             _ if s.message().is_empty() => "An unknown error occurred".to_string(),
@@ -83,7 +93,7 @@ impl From<tonic::Status> for ApiError {
         if status.is_server_error() {
             tracing::warn!(code = ?s.code(), message = s.message(), "service call failed");
         }
-        ApiError { status, message, errors: portal_common::error::field_errors(&s) }
+        ApiError { status, message, errors: portal_common::error::field_errors(&s), retry_after }
     }
 }
 

@@ -101,6 +101,7 @@ impl Member {
             staff: c.is_staff(),
             token_id: Some(c.jti.clone()),
             token_exp: Some(c.exp),
+            auth_time: Some(c.iat),
         }
         .write_to(req.metadata_mut());
         req

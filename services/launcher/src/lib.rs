@@ -7,6 +7,9 @@ use tokio::task::JoinSet;
 
 pub struct Stack {
     pub gateway_port: u16,
+    /// The airline partner sandbox, when the launcher started one in this process (no
+    /// `QFF_API_URL` was set); tests switch its faults on.
+    pub sandbox: Option<portal_qff_sandbox::Running>,
     /// The settings the services were started with (service URLs filled in).
     pub settings: Settings,
     stop: watch::Sender<bool>,
@@ -32,8 +35,17 @@ pub async fn start(mut settings: Settings) -> anyhow::Result<Stack> {
     let connections = portal_connections::build(&settings).await?;
     settings.services.connections = Some(connections.url());
     let profile = portal_profile::build(&settings).await?;
-    let qff = portal_qff::build(&settings).await?;
     settings.services.profile = Some(profile.url());
+    // The qff service always talks HTTP to the partner: the one configured, or a sandbox here.
+    let sandbox = match settings.qff.api_url {
+        Some(_) => None,
+        None => {
+            let s = portal_qff_sandbox::spawn(&format!("127.0.0.1:{}", settings.qff.sandbox_port), partner_key(&settings).as_str()).await?;
+            settings.qff.api_url = Some(s.url.clone());
+            Some(s)
+        }
+    };
+    let qff = portal_qff::build(&settings).await?;
     settings.services.qff = Some(qff.url());
     let auth = portal_auth::build(&settings).await?;
     settings.services.auth = Some(auth.url());
@@ -44,7 +56,37 @@ pub async fn start(mut settings: Settings) -> anyhow::Result<Stack> {
     let gateway = portal_gateway::Application::build(settings.clone()).await?;
     let gateway_port = gateway.port();
     tasks.spawn(gateway.run(stopped(rx)));
-    Ok(Stack { gateway_port, settings, stop, tasks })
+    Ok(Stack { gateway_port, sandbox, settings, stop, tasks })
+}
+
+/// The key the partner sandbox accepts: the configured one, or the sandbox's default.
+pub fn partner_key(settings: &Settings) -> String {
+    use secrecy::ExposeSecret;
+    settings.qff.api_key.as_ref().map_or_else(|| portal_qff::partner::SANDBOX_KEY.to_string(), |k| k.expose_secret().to_string())
+}
+
+/// Starts the partner sandbox as its own process (this binary, `portal qff-sandbox ADDR`), as
+/// the airline's API would be: returns the child (killed when dropped) and its URL.
+pub async fn spawn_sandbox_process(settings: &Settings) -> anyhow::Result<(tokio::process::Child, String)> {
+    use tokio::io::AsyncBufReadExt;
+    let exe = std::env::current_exe()?;
+    let mut child = tokio::process::Command::new(exe)
+        .arg("qff-sandbox")
+        .arg(format!("127.0.0.1:{}", settings.qff.sandbox_port))
+        .env("QFF_API_KEY", partner_key(settings))
+        .stdout(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()?;
+    let stdout = child.stdout.take().ok_or_else(|| anyhow::anyhow!("partner sandbox: no stdout"))?;
+    let mut lines = tokio::io::BufReader::new(stdout).lines();
+    let line = tokio::time::timeout(std::time::Duration::from_secs(10), lines.next_line())
+        .await
+        .map_err(|_| anyhow::anyhow!("partner sandbox did not start in 10 s"))??
+        .ok_or_else(|| anyhow::anyhow!("partner sandbox exited before listening"))?;
+    let url = line.strip_prefix("listening on ").ok_or_else(|| anyhow::anyhow!("partner sandbox said {line:?}"))?.to_string();
+    // Keep reading so the child never blocks on a full pipe.
+    tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+    Ok((child, url))
 }
 
 impl Stack {

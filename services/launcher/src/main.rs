@@ -1,6 +1,7 @@
 //! `portal`: the whole portal with embedded defaults (SQLite under ./data, in-process KV, dev
 //! outbox, demo data) on http://localhost:8080, or as configured (see the README).
-//! `portal openapi` prints the REST API's OpenAPI document instead.
+//! `portal openapi` prints the REST API's OpenAPI document instead; `portal qff-sandbox [ADDR]`
+//! serves the airline partner sandbox (the launcher starts it so when `QFF_API_URL` is unset).
 
 // glibc's allocator showed as ~11% of the CPU under load (arena lock contention between
 // the runtime's threads); mimalloc keeps per-thread heaps.
@@ -34,12 +35,24 @@ fn main() -> anyhow::Result<()> {
 }
 
 async fn run() -> anyhow::Result<()> {
-    if std::env::args().nth(1).as_deref() == Some("openapi") {
-        println!("{}", portal_gateway::openapi().to_pretty_json()?);
-        return Ok(());
+    match std::env::args().nth(1).as_deref() {
+        Some("openapi") => {
+            println!("{}", portal_gateway::openapi().to_pretty_json()?);
+            return Ok(());
+        }
+        Some("qff-sandbox") => return portal_qff_sandbox::main_from_args(std::env::args().skip(2)).await,
+        _ => {}
     }
     portal_common::telemetry::init();
-    let settings = portal_common::config::Settings::load()?;
+    let mut settings = portal_common::config::Settings::load()?;
+    // No partner configured: the bundled sandbox, in a process of its own.
+    let mut sandbox: Option<tokio::process::Child> = None;
+    if settings.qff.api_url.is_none() {
+        let (child, url) = portal_launcher::spawn_sandbox_process(&settings).await?;
+        println!("airline partner sandbox on {url}");
+        settings.qff.api_url = Some(url);
+        sandbox = Some(child);
+    }
     let mut stack = portal_launcher::start(settings).await?;
     let s = &stack.settings;
     println!(
@@ -49,11 +62,19 @@ async fn run() -> anyhow::Result<()> {
         if s.redis_url.is_some() { "Redis" } else { "in-process" },
         s.mode
     );
+    if let Some(mut child) = sandbox {
+        // The portal keeps running without it: members are told the airline isn't answering.
+        tokio::spawn(async move {
+            let status = child.wait().await;
+            tracing::error!(?status, "the airline partner sandbox stopped");
+        });
+    }
     tokio::select! {
         r = stack.wait() => {
             r?;
             anyhow::bail!("a service stopped unexpectedly");
         }
+
         _ = tokio::signal::ctrl_c() => {
             tracing::info!("shutting down");
         }

@@ -74,10 +74,23 @@ pub async fn seed(db: &Db, tenant: &str) -> anyhow::Result<()> {
         }
     }
 
-    sqlx::query("INSERT INTO identities (profile_id, handle, identifier) VALUES ($1, 'qff_number', '1900123456') ON CONFLICT DO NOTHING")
-        .bind(DEMO_ID)
+    // The other member's airline account is linked (the qff service's demo data says the same);
+    // the demo member links theirs (1900123456 in the partner sandbox) from the Rewards tab.
+    sqlx::query("INSERT INTO identities (profile_id, handle, identifier) VALUES ($1, 'qff_number', '1900654321') ON CONFLICT DO NOTHING")
+        .bind(OTHER_ID)
         .execute(&mut *tx)
         .await?;
+    for (handle, value) in [("qff_joined_at", "2026-01-15T00:00:00Z"), ("qff_last_name", "Other")] {
+        sqlx::query(
+            "INSERT INTO custom_attributes (profile_id, namespace, handle, value, updated_at) VALUES ($1, 'qantas', $2, $3, $4) ON CONFLICT DO NOTHING",
+        )
+        .bind(OTHER_ID)
+        .bind(handle)
+        .bind(value)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+    }
 
     // The stores' sales: the demo member's three orders (already on the account), and two sales
     // nobody has claimed yet, for the Claim Transaction page.

@@ -293,4 +293,15 @@ impl ProfileService for Profiles {
             Err(e) => Err(e.into()),
         }
     }
+
+    #[tracing::instrument(skip_all)]
+    async fn set_partner_link(&self, req: Request<pb::SetPartnerLinkRequest>) -> Result<Response<pb::Profile>, Status> {
+        let r = req.into_inner();
+        if r.profile_id.is_empty() || r.handle.is_empty() || r.namespace.is_empty() {
+            return Err(Status::invalid_argument("A partner link needs a profile, a handle and a namespace"));
+        }
+        let attributes: std::collections::BTreeMap<String, String> = r.attributes.into_iter().collect();
+        store::set_partner_link(&self.db, &r.profile_id, &r.handle, &r.identifier, &r.namespace, &attributes).await?;
+        self.after_write(&r.profile_id).await
+    }
 }

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 #[derive(Debug, Default, Deserialize)]
 pub struct ProfileRules {
-    /// Identity handles a member may link themselves, e.g. `qff_number`.
+    /// Identity handles a member may link themselves, e.g. `loyalty_card`.
     #[serde(default)]
     pub identities: Vec<String>,
     #[serde(default)]
@@ -98,7 +98,7 @@ mod tests {
     fn reads_the_demo_tenant() {
         let json = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../config/tenant.json")).unwrap();
         let r = ProfileRules::from_config_json(&json).unwrap();
-        assert!(r.identities.iter().any(|h| h == "qff_number"));
+        assert!(r.identities.iter().any(|h| h == "loyalty_card"));
         assert!(r.is_comms_key("sms") && r.is_comms_key("offers") && !r.is_comms_key("fax"));
         let shoes = &r.sizes["shoes"];
         let n = shoes.systems["AU"].len();

@@ -165,6 +165,48 @@ pub async fn update(db: &Db, tenant: &str, id: &str, ch: &Changes) -> Result<()>
     Ok(())
 }
 
+/// Links a partner account the partner has checked, or unlinks it (empty `identifier`): the
+/// identity and every attribute of `namespace` change in one transaction. An identifier linked
+/// to another profile is refused (the unique index decides, also under concurrent links).
+pub async fn set_partner_link(
+    db: &Db,
+    id: &str,
+    handle: &str,
+    identifier: &str,
+    namespace: &str,
+    attributes: &std::collections::BTreeMap<String, String>,
+) -> Result<()> {
+    const TAKEN: &str = "This Frequent Flyer account is already linked to another member";
+    let mut tx = db.begin().await?;
+    let exists = sqlx::query("SELECT id FROM profiles WHERE id = $1").bind(id).fetch_optional(&mut *tx).await?;
+    if exists.is_none() {
+        return Err(ProfileError::NotFound);
+    }
+    sqlx::query("DELETE FROM identities WHERE profile_id = $1 AND handle = $2").bind(id).bind(handle).execute(&mut *tx).await?;
+    sqlx::query("DELETE FROM custom_attributes WHERE profile_id = $1 AND namespace = $2").bind(id).bind(namespace).execute(&mut *tx).await?;
+    if !identifier.is_empty() {
+        sqlx::query("INSERT INTO identities (profile_id, handle, identifier) VALUES ($1, $2, $3)")
+            .bind(id)
+            .bind(handle)
+            .bind(identifier)
+            .execute(&mut *tx)
+            .await
+            .map_err(|e| if is_unique_violation(&e) { ProfileError::Conflict("qff_number", TAKEN) } else { e.into() })?;
+        for (k, v) in attributes {
+            sqlx::query("INSERT INTO custom_attributes (profile_id, namespace, handle, value, updated_at) VALUES ($1, $2, $3, $4, $5)")
+                .bind(id)
+                .bind(namespace)
+                .bind(k)
+                .bind(v)
+                .bind(portal_common::now_unix())
+                .execute(&mut *tx)
+                .await?;
+        }
+    }
+    tx.commit().await?;
+    Ok(())
+}
+
 /// Sets one custom attribute, or removes it when `value` is empty.
 pub async fn set_custom_attribute(db: &Db, id: &str, namespace: &str, handle: &str, value: &str) -> Result<()> {
     if value.is_empty() {

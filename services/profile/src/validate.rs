@@ -113,7 +113,8 @@ fn postcode(raw: &str, country: Option<&str>) -> Result<String, &'static str> {
     }
 }
 
-/// Identities the member links themselves. The email identity follows the email field; other
+/// Identities the member links themselves. The email identity follows the email field; the
+/// frequent-flyer number is linked only after the airline checked it (the qff service); other
 /// handles must be among the tenant's. An empty identifier removes that identity.
 pub fn identities(list: &[pb::Identity], rules: &ProfileRules, f: &mut Fields) -> Vec<pb::Identity> {
     let mut seen = std::collections::BTreeSet::new();
@@ -122,6 +123,10 @@ pub fn identities(list: &[pb::Identity], rules: &ProfileRules, f: &mut Fields) -
         let handle = id.handle.trim();
         if handle == "email" {
             f.add(&format!("identities.{i}.handle"), "Change your email address instead");
+            continue;
+        }
+        if PARTNER_CHECKED.contains(&handle) {
+            f.add(&format!("identities.{i}.handle"), "Link your Frequent Flyer account from the Rewards tab, where the airline checks it");
             continue;
         }
         if !rules.identities.iter().any(|h| h == handle) {
@@ -139,6 +144,9 @@ pub fn identities(list: &[pb::Identity], rules: &ProfileRules, f: &mut Fields) -
     }
     out
 }
+
+/// Identities linked only through the partner's own check, never written directly by a member.
+pub const PARTNER_CHECKED: &[&str] = &["qff_number"];
 
 fn identifier(handle: &str, raw: &str) -> Result<String, &'static str> {
     let s: String = raw.chars().filter(|c| !c.is_whitespace()).collect();
@@ -337,16 +345,20 @@ mod tests {
         let rules = demo_rules();
         let id = |h: &str, v: &str| pb::Identity { handle: h.into(), identifier: v.into() };
         let mut f = Fields::default();
-        let out = identities(&[id("qff_number", "1900 123 456"), id("loyalty_card", "")], &rules, &mut f);
+        let out = identities(&[id("loyalty_card", " AB-12 3")], &rules, &mut f);
         assert!(f.is_empty());
-        assert_eq!(out[0].identifier, "1900123456");
-        assert_eq!(out[1].identifier, "", "empty removes");
+        assert_eq!(out[0].identifier, "AB-123");
         let mut f = Fields::default();
-        identities(&[id("email", "x@example.com"), id("passport", "X1"), id("qff_number", "12ab"), id("loyalty_card", "A1"), id("loyalty_card", "A2")], &rules, &mut f);
+        let out = identities(&[id("loyalty_card", "")], &rules, &mut f);
+        assert!(f.is_empty());
+        assert_eq!(out[0].identifier, "", "empty removes");
+        let mut f = Fields::default();
+        identities(&[id("email", "x@example.com"), id("passport", "X1"), id("qff_number", "1900123456"), id("loyalty_card", "A 1!"), id("loyalty_card", "A2")], &rules, &mut f);
         assert_eq!(
             f.0.keys().map(String::as_str).collect::<Vec<_>>(),
-            ["identities.0.handle", "identities.1.handle", "identities.2.identifier", "identities.4.handle"]
+            ["identities.0.handle", "identities.1.handle", "identities.2.handle", "identities.3.identifier", "identities.4.handle"]
         );
+        assert!(f.0["identities.2.handle"].contains("Rewards tab"), "the airline checks a frequent-flyer number first");
     }
 
     #[test]

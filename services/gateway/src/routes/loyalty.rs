@@ -367,10 +367,10 @@ pub struct RedemptionResponse {
 }
 
 pub const IDEMPOTENCY_KEY: &str = "idempotency-key";
-static REPLAYED: HeaderName = HeaderName::from_static("idempotent-replayed");
+pub(crate) static REPLAYED: HeaderName = HeaderName::from_static("idempotent-replayed");
 
 /// The `Idempotency-Key` header: 1 to 255 printable ASCII characters.
-fn idempotency_key(headers: &HeaderMap) -> ApiResult<String> {
+pub(crate) fn idempotency_key(headers: &HeaderMap) -> ApiResult<String> {
     let bad = || {
         ApiError::field(
             StatusCode::BAD_REQUEST,

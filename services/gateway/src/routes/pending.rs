@@ -20,17 +20,9 @@ macro_rules! pending {
 
 pending! {
     geolocation_me: get "/api/geolocation/me", "refdata";
-    qff_validate: post "/api/qff/validate", "qff";
-    qff_link: post "/api/qff/link", "qff";
-    qff_history: get "/api/qff/history", "qff";
-    qff_redeem: post "/api/qff/redeem", "qff";
 }
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(geolocation_me))
-        .routes(routes!(qff_validate))
-        .routes(routes!(qff_link))
-        .routes(routes!(qff_history))
-        .routes(routes!(qff_redeem))
 }

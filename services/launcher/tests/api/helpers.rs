@@ -45,7 +45,7 @@ pub async fn spawn_app(opts: Options) -> Option<TestApp> {
         &tenant,
         json!({
             "general": {"tenant": "demo", "siteMeta": {"title": "My account"}, "smtpPassword": "hunter2", "allowedOrigins": ["https://partner.example"]},
-            "components": {"qantas": {"apiKey": "partner-key", "redemption": {"type": "points"}}, "profile": repo_tenant["components"]["profile"],
+            "components": {"qantas": {"apiKey": "partner-key", "redemption": repo_tenant["components"]["qantas"]["redemption"]}, "profile": repo_tenant["components"]["profile"],
                            "claims": repo_tenant["components"]["claims"], "connections": repo_tenant["components"]["connections"],
                            "loyalty": repo_tenant["components"]["loyalty"]},
             "secrets": {"jwt": "s3cret"},
@@ -65,6 +65,12 @@ pub async fn spawn_app(opts: Options) -> Option<TestApp> {
         schema_prefix: portal_common::new_id("t") + "_",
         ..Settings::default()
     };
+    // The airline partner: short timeouts, and the reconciler driven by the tests (it runs
+    // once at start, then only when a test asks), taking a pending conversion at once.
+    settings.qff.timeout_ms = 2000;
+    settings.qff.retries = 1;
+    settings.qff.reconcile_secs = 3600;
+    settings.qff.reconcile_after_secs = 0;
     (opts.tweak)(&mut settings);
     if opts.external {
         let (Ok(db), Ok(redis)) = (std::env::var("DATABASE_URL"), std::env::var("REDIS_URL")) else {
@@ -167,6 +173,22 @@ impl TestApp {
     pub fn loyalty(&self) -> portal_proto::profile::v1::loyalty_service_client::LoyaltyServiceClient<tonic::transport::Channel> {
         let url = self.settings.services.profile.clone().expect("the launcher sets service URLs");
         portal_proto::profile::v1::loyalty_service_client::LoyaltyServiceClient::new(portal_common::grpc::channel(&url).unwrap())
+    }
+
+    /// The qff service's RPCs, including the internal reconciler.
+    pub fn qff(&self) -> portal_proto::qff::v1::qff_service_client::QffServiceClient<tonic::transport::Channel> {
+        let url = self.settings.services.qff.clone().expect("the launcher sets service URLs");
+        portal_proto::qff::v1::qff_service_client::QffServiceClient::new(portal_common::grpc::channel(&url).unwrap())
+    }
+
+    /// The airline partner sandbox the portal talks to (a real HTTP server).
+    pub fn sandbox(&self) -> &portal_qff_sandbox::Sandbox {
+        &self.stack.as_ref().and_then(|s| s.sandbox.as_ref()).expect("the launcher started a partner sandbox").sandbox
+    }
+
+    /// The qff service's storage (links, conversions).
+    pub async fn qff_db(&self) -> portal_common::db::Db {
+        portal_common::db::Db::connect(&self.settings, "qff", &portal_qff::MIGRATOR).await.unwrap()
     }
 
     /// A profile id from its token.

@@ -38,5 +38,6 @@ mod profile;
 mod details;
 mod orders;
 mod rewards;
+mod qff;
 mod tokens;
 mod web;

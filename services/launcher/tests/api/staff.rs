@@ -10,8 +10,8 @@ async fn staff_view_a_member_read_only_and_the_member_sees_it(app: &TestApp) {
     let found = app.post("/api/auth/searchById", Some(&staff), json!({"type": "email", "id": "other@example.com"})).await;
     assert_eq!(found.status, 200, "{:?}", found.body);
     let target = found.body["data"][0]["id"].as_str().unwrap().to_string();
-    let by_qff = app.post("/api/auth/searchById", Some(&staff), json!({"type": "qff_number", "id": "1900123456"})).await;
-    assert_eq!(by_qff.body["data"][0]["email"], "demo@example.com");
+    let by_qff = app.post("/api/auth/searchById", Some(&staff), json!({"type": "qff_number", "id": "1900654321"})).await;
+    assert_eq!(by_qff.body["data"][0]["email"], "other@example.com");
 
     let staff_id = payload(&staff)["pid"].as_str().unwrap().to_string();
     let imp = app

@@ -19,6 +19,12 @@ pub enum Kind {
     Spend,
     Expire,
     Adjust,
+    /// Points set aside for an operation still under way (a conversion): out of the balance.
+    Hold,
+    /// A hold made final (0 points: the hold already took them).
+    Confirm,
+    /// A hold given back (+ what the hold took).
+    Release,
 }
 
 impl Kind {
@@ -28,6 +34,9 @@ impl Kind {
             Kind::Spend => "spend",
             Kind::Expire => "expire",
             Kind::Adjust => "adjust",
+            Kind::Hold => "hold",
+            Kind::Confirm => "confirm",
+            Kind::Release => "release",
         }
     }
 }
@@ -147,6 +156,7 @@ async fn posted_before(tx: &mut Tx<'_>, pid: &str, reference: &str, points: i64)
 async fn insert_entry(
     tx: &mut Tx<'_>,
     pid: &str,
+    kind: Kind,
     source: Source,
     reason: &str,
     reference: &str,
@@ -155,7 +165,8 @@ async fn insert_entry(
     expires_at: Option<i64>,
 ) -> Result<String> {
     let id = portal_common::new_id("led_");
-    let remaining = points.max(0);
+    // Only credits are lots; every other entry has nothing left to take.
+    let remaining = if matches!(kind, Kind::Earn | Kind::Adjust) { points.max(0) } else { 0 };
     // The caller holds the member's lock, so no other entry can take this number meanwhile.
     sqlx::query(
         "INSERT INTO loyalty_ledger (id, profile_id, kind, source, reason, reference, points, issued_at, expires_at, remaining, created_at_ms, seq)
@@ -163,7 +174,7 @@ async fn insert_entry(
     )
     .bind(&id)
     .bind(pid)
-    .bind(source.kind().as_str())
+    .bind(kind.as_str())
     .bind(source.as_str())
     .bind(reason)
     .bind(reference)
@@ -206,7 +217,7 @@ pub async fn credit(tx: &mut Tx<'_>, pid: &str, c: &Credit<'_>) -> Result<Posted
     if let Some(p) = posted_before(tx, pid, c.reference, c.points).await? {
         return Ok(p);
     }
-    let id = insert_entry(tx, pid, c.source, c.reason, c.reference, c.points, c.at, c.expires_at).await?;
+    let id = insert_entry(tx, pid, c.source.kind(), c.source, c.reason, c.reference, c.points, c.at, c.expires_at).await?;
     // New qualifying points: the tier is worked out again.
     sqlx::query("UPDATE loyalty_accounts SET review_at = $2 WHERE profile_id = $1")
         .bind(pid)
@@ -220,7 +231,21 @@ pub async fn credit(tx: &mut Tx<'_>, pid: &str, c: &Credit<'_>) -> Result<Posted
 /// are not expired at `d.at`. Refused with `NotEnoughPoints` when they do not hold enough: the
 /// balance never goes below zero. Locks the account; lots due to expire are expired first.
 pub async fn debit(tx: &mut Tx<'_>, pid: &str, d: &Debit<'_>) -> Result<Posted> {
-    if d.points <= 0 || !matches!(d.source.kind(), Kind::Spend | Kind::Adjust) {
+    if !matches!(d.source.kind(), Kind::Spend | Kind::Adjust) {
+        return Err(ProfileError::field("points", "A debit takes a positive number of points"));
+    }
+    take_points(tx, pid, d.source.kind(), d).await
+}
+
+/// Holds points for an operation that finishes later (a conversion to airline points): a `hold`
+/// entry that takes them from the oldest lots like a debit, so the balance no longer counts
+/// them and can't go below zero. [`settle`] later confirms or releases it, once.
+pub async fn hold(tx: &mut Tx<'_>, pid: &str, d: &Debit<'_>) -> Result<Posted> {
+    take_points(tx, pid, Kind::Hold, d).await
+}
+
+async fn take_points(tx: &mut Tx<'_>, pid: &str, kind: Kind, d: &Debit<'_>) -> Result<Posted> {
+    if d.points <= 0 {
         return Err(ProfileError::field("points", "A debit takes a positive number of points"));
     }
     lock(tx, pid).await?;
@@ -243,7 +268,7 @@ pub async fn debit(tx: &mut Tx<'_>, pid: &str, d: &Debit<'_>) -> Result<Posted> 
     if lots.iter().map(|(_, n)| n).sum::<i64>() < d.points {
         return Err(ProfileError::NotEnoughPoints);
     }
-    let id = insert_entry(tx, pid, d.source, d.reason, d.reference, -d.points, d.at, None).await?;
+    let id = insert_entry(tx, pid, kind, d.source, d.reason, d.reference, -d.points, d.at, None).await?;
     let mut left = d.points;
     for (lot, remaining) in lots {
         if left == 0 {
@@ -252,6 +277,74 @@ pub async fn debit(tx: &mut Tx<'_>, pid: &str, d: &Debit<'_>) -> Result<Posted> 
         let n = remaining.min(left);
         take(tx, &id, &lot, n).await?;
         left -= n;
+    }
+    Ok(Posted { id, created: true })
+}
+
+/// How a hold ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Settlement {
+    Confirmed,
+    Released,
+}
+
+impl Settlement {
+    fn suffix(self) -> &'static str {
+        match self {
+            Settlement::Confirmed => "confirm",
+            Settlement::Released => "release",
+        }
+    }
+}
+
+/// Settles the hold posted under `reference`, once: `Confirmed` posts a `confirm` entry (0
+/// points), `Released` a `release` entry giving back what the hold took, to the lots it took
+/// them from (what was due to expire meanwhile expires at once). Settling again the same way
+/// changes nothing (`created: false`); the other way is refused. Locks the account.
+pub async fn settle(tx: &mut Tx<'_>, pid: &str, reference: &str, how: Settlement, at: i64) -> Result<Posted> {
+    lock(tx, pid).await?;
+    let held = sqlx::query("SELECT id, points, reason FROM loyalty_ledger WHERE reference = $1 AND profile_id = $2 AND kind = 'hold'")
+        .bind(reference)
+        .bind(pid)
+        .fetch_optional(&mut **tx)
+        .await?
+        .ok_or(ProfileError::NotFound)?;
+    let (hold_id, points, reason): (String, i64, String) = (held.get("id"), held.get("points"), held.get("reason"));
+    for other in [Settlement::Confirmed, Settlement::Released] {
+        let r = format!("{reference}:{}", other.suffix());
+        if let Some(row) = sqlx::query("SELECT id FROM loyalty_ledger WHERE reference = $1").bind(&r).fetch_optional(&mut **tx).await? {
+            return if other == how {
+                Ok(Posted { id: row.get("id"), created: false })
+            } else {
+                Err(ProfileError::Refused("This hold was already settled the other way"))
+            };
+        }
+    }
+    let settled_ref = format!("{reference}:{}", how.suffix());
+    let (kind, back) = match how {
+        Settlement::Confirmed => (Kind::Confirm, 0),
+        Settlement::Released => (Kind::Release, -points),
+    };
+    let id = insert_entry(tx, pid, kind, Source::Conversion, &reason, &settled_ref, back, at, None).await?;
+    if how == Settlement::Released {
+        // The points go back to the lots they came from (the release entry is not a lot).
+        let taken: Vec<(String, i64, Option<i64>)> = sqlx::query(
+            "SELECT a.lot_id, a.points, l.expires_at FROM loyalty_allocations a JOIN loyalty_ledger l ON l.id = a.lot_id
+             WHERE a.debit_id = $1 ORDER BY l.issued_at, l.seq",
+        )
+        .bind(&hold_id)
+        .fetch_all(&mut **tx)
+        .await?
+        .into_iter()
+        .map(|r| (r.get("lot_id"), r.get("points"), r.get("expires_at")))
+        .collect();
+        for (lot, n, expires_at) in taken {
+            sqlx::query("UPDATE loyalty_ledger SET remaining = remaining + $2 WHERE id = $1").bind(&lot).bind(n).execute(&mut **tx).await?;
+            if expires_at.is_some_and(|e| e <= at) {
+                let expired = insert_entry(tx, pid, Kind::Expire, Source::Expiry, "", &format!("expire:{lot}:{id}"), -n, at, None).await?;
+                take(tx, &expired, &lot, n).await?;
+            }
+        }
     }
     Ok(Posted { id, created: true })
 }
@@ -273,7 +366,7 @@ async fn expire_due(tx: &mut Tx<'_>, pid: &str, now: i64) -> Result<(i64, i64)> 
     .collect();
     let (mut entries, mut points) = (0, 0);
     for (lot, remaining, expired_at) in due {
-        let id = insert_entry(tx, pid, Source::Expiry, "", &format!("expire:{lot}"), -remaining, expired_at, None).await?;
+        let id = insert_entry(tx, pid, Kind::Expire, Source::Expiry, "", &format!("expire:{lot}"), -remaining, expired_at, None).await?;
         take(tx, &id, &lot, remaining).await?;
         entries += 1;
         points += remaining;

@@ -289,6 +289,35 @@ impl LoyaltyService for Loyalty {
     }
 
     #[tracing::instrument(skip_all)]
+    async fn hold_points(&self, req: Request<pb::HoldPointsRequest>) -> Result<Response<pb::HoldPointsResponse>, Status> {
+        let r = req.into_inner();
+        if r.reference.trim().is_empty() || r.points <= 0 {
+            return Err(ProfileError::field("points", "A hold needs a positive number of points and a reference").into());
+        }
+        crate::store::summary(&self.db, &r.profile_id).await?;
+        let mut tx = self.db.begin().await.map_err(ProfileError::from)?;
+        let hold = Debit { source: Source::Conversion, reason: &r.reason, reference: &r.reference, points: r.points, at: now() };
+        let posted = ledger::hold(&mut tx, &r.profile_id, &hold).await?;
+        let balance = ledger::balance(&mut *tx, &r.profile_id).await?;
+        tx.commit().await.map_err(ProfileError::from)?;
+        Ok(Response::new(pb::HoldPointsResponse { entry_id: posted.id, balance, created: posted.created }))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn settle_hold(&self, req: Request<pb::SettleHoldRequest>) -> Result<Response<pb::SettleHoldResponse>, Status> {
+        let r = req.into_inner();
+        let how = if r.confirm { ledger::Settlement::Confirmed } else { ledger::Settlement::Released };
+        let mut tx = self.db.begin().await.map_err(ProfileError::from)?;
+        let posted = match ledger::settle(&mut tx, &r.profile_id, &r.reference, how, now()).await {
+            Err(ProfileError::NotFound) => return Err(Status::not_found("No hold has this reference")),
+            other => other?,
+        };
+        let balance = ledger::balance(&mut *tx, &r.profile_id).await?;
+        tx.commit().await.map_err(ProfileError::from)?;
+        Ok(Response::new(pb::SettleHoldResponse { entry_id: posted.id, balance, created: posted.created }))
+    }
+
+    #[tracing::instrument(skip_all)]
     async fn use_reward(&self, req: Request<pb::UseRewardRequest>) -> Result<Response<pb::Reward>, Status> {
         Ok(Response::new(rewards::use_code(&self.db, &self.tenant, &req.into_inner().code, now()).await?))
     }
