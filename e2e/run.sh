@@ -11,9 +11,12 @@ if [ -z "${PORTAL_BIN:-}" ]; then
 fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/portal-e2e.XXXXXX")
 cp -r public "$work/public"
-port=$(node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")
+free_port() { node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"; }
+port=$(free_port)
+# The airline partner sandbox the launcher starts: on a known port, so tests can switch its faults.
+sandbox_port=$(free_port)
 env -u DATABASE_URL -u REDIS_URL PORT="$port" PORTAL_DATA_DIR="$work/data" PORTAL_STATIC_DIR="$work/public" \
-  PORTAL_PUBLIC_URL="http://localhost:$port" PORTAL_RATE_LIMIT__PER_ADDRESS=1000 PORTAL_RATE_LIMIT__PER_IP=100000 \
+  PORTAL_PUBLIC_URL="http://localhost:$port" PORTAL_QFF__SANDBOX_PORT="$sandbox_port" PORTAL_QFF__BREAKER_OPEN_SECS=5 PORTAL_RATE_LIMIT__PER_ADDRESS=1000 PORTAL_RATE_LIMIT__PER_IP=100000 \
   RUST_LOG=warn "$PORTAL_BIN" > "$work/portal.log" 2>&1 &
 pid=$!
 cleanup() { kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -rf "$work"; }
@@ -24,6 +27,6 @@ for _ in $(seq 1 300); do
   sleep 0.1
 done
 rc=0
-PORTAL_URL="http://localhost:$port" PORTAL_STATIC_DIR="$work/public" npm test --prefix e2e || rc=$?
+PORTAL_URL="http://localhost:$port" QFF_SANDBOX_URL="http://127.0.0.1:$sandbox_port" PORTAL_STATIC_DIR="$work/public" npm test --prefix e2e || rc=$?
 [ "$rc" -eq 0 ] || { echo "--- portal log"; tail -50 "$work/portal.log"; }
 exit "$rc"

@@ -1,5 +1,6 @@
 //! GET /api/profile and what hangs off it: each member sees only their own data.
 use crate::helpers::{assert_error_shape, TestApp};
+use serde_json::json;
 
 crate::both!(members_read_only_their_own_data);
 
@@ -53,10 +54,10 @@ async fn members_read_only_their_own_data(app: &TestApp) {
     assert_eq!(app.get("/api/profile/balances", Some(&b)).await.body["data"]["points"], 500);
     assert_eq!(app.get("/api/profile/tiers", Some(&a)).await.body["data"][0]["handle"], "silver");
 
-    let qa = app.get("/api/qff/points", Some(&a)).await.body;
-    assert_eq!(qa["linked"], true);
-    assert_eq!(qa["points"], 48250);
-    assert_eq!(app.get("/api/qff/points", Some(&b)).await.body["linked"], false);
+    // The demo member links their airline account themselves; the other member's is linked.
+    assert_eq!(app.get("/api/qff/points", Some(&a)).await.body["linked"], false);
+    let qb = app.get("/api/qff/points", Some(&b)).await.body;
+    assert_eq!((&qb["linked"], &qb["qff_number"], &qb["points"]), (&json!(true), &json!("1900654321"), &json!(12000)));
 
     assert_eq!(app.get("/api/connections", Some(&a)).await.body["data"][0]["connector"], "shopify");
     assert_eq!(app.get("/api/connections", Some(&b)).await.body["data"].as_array().unwrap().len(), 0);

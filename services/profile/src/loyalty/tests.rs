@@ -298,3 +298,80 @@ fn expiring_points_are_grouped_by_local_day() {
     assert_eq!(days, [("2026-12-18", 150), ("2026-12-19", 25), ("2026-12-28", 5)]);
     assert_eq!(got[0].expires_at, a);
 }
+
+/// Holds (a conversion's points set aside) are settled once: confirmed they stay spent,
+/// released they go back to the lots they came from, and what expired while held expires at
+/// once. The books add up after every step.
+async fn holds(external: bool) {
+    let Some(t) = test_db(external).await else { return };
+    let pid = t.member().await;
+    let now = 1_800_000_000;
+    let earn = |reference: &'static str, points, expires_at| Credit { source: Source::Purchase, reason: "", reference, points, at: now - 10 * DAY, expires_at };
+    credit(&t.db, &pid, &earn("e1", 300, Some(now + DAY))).await.unwrap();
+    credit(&t.db, &pid, &earn("e2", 700, None)).await.unwrap();
+    let hold = |reference: &'static str, points| Debit { source: Source::Conversion, reason: "QFF", reference, points, at: now };
+    let settle = |reference: &'static str, how, at| {
+        let db = t.db.clone();
+        let pid = pid.clone();
+        async move {
+            let mut tx = db.begin().await.unwrap();
+            let r = ledger::settle(&mut tx, &pid, reference, how, at).await;
+            tx.commit().await.unwrap();
+            r
+        }
+    };
+    let hold_now = |h: Debit<'static>| {
+        let db = t.db.clone();
+        let pid = pid.clone();
+        async move {
+            let mut tx = db.begin().await.unwrap();
+            let r = ledger::hold(&mut tx, &pid, &h).await;
+            tx.commit().await.unwrap();
+            r
+        }
+    };
+    assert!(matches!(hold_now(hold("h0", 1001)).await, Err(ProfileError::NotEnoughPoints)));
+    // h1 takes the 300 that expire tomorrow and 100 that never do.
+    assert!(hold_now(hold("h1", 400)).await.unwrap().created);
+    assert!(!hold_now(hold("h1", 400)).await.unwrap().created, "once per reference");
+    assert_eq!(ledger::audit(&t.db, &pid).await.unwrap(), 600);
+    hold_now(hold("h2", 200)).await.unwrap();
+    assert_eq!(ledger::audit(&t.db, &pid).await.unwrap(), 400);
+
+    use ledger::Settlement::{Confirmed, Released};
+    assert!(settle("h2", Confirmed, now).await.unwrap().created);
+    assert!(!settle("h2", Confirmed, now).await.unwrap().created, "the same way again changes nothing");
+    assert!(matches!(settle("h2", Released, now).await, Err(ProfileError::Refused(_))), "never both ways");
+    assert!(matches!(settle("nope", Released, now).await, Err(ProfileError::NotFound)));
+    assert_eq!(ledger::audit(&t.db, &pid).await.unwrap(), 400);
+
+    // h1 is released after the 300 it held had expired: they expire at once; 100 come back.
+    assert!(settle("h1", Released, now + 2 * DAY).await.unwrap().created);
+    assert_eq!(ledger::audit(&t.db, &pid).await.unwrap(), 500);
+    assert!(!settle("h1", Released, now + 3 * DAY).await.unwrap().created);
+    assert_eq!(ledger::audit(&t.db, &pid).await.unwrap(), 500);
+    let kinds: Vec<(String, i64)> = sqlx::query("SELECT kind, points FROM loyalty_ledger WHERE profile_id = $1 ORDER BY seq")
+        .bind(&pid)
+        .fetch_all(&t.db.pool)
+        .await
+        .unwrap()
+        .iter()
+        .map(|r| (r.get("kind"), r.get("points")))
+        .collect();
+    let want: Vec<(String, i64)> =
+        [("earn", 300), ("earn", 700), ("hold", -400), ("hold", -200), ("confirm", 0), ("release", 400), ("expire", -300)].iter().map(|(k, p)| (k.to_string(), *p)).collect();
+    assert_eq!(kinds, want);
+    // A later expiry run finds nothing more to expire.
+    assert_eq!(ledger::expire_member(&t.db, &pid, now + 4 * DAY).await.unwrap(), (0, 0));
+    t.drop().await;
+}
+
+#[tokio::test]
+async fn holds_sqlite() {
+    holds(false).await;
+}
+
+#[tokio::test]
+async fn holds_postgres() {
+    holds(true).await;
+}

@@ -778,6 +778,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/qff/conversions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's conversions, newest first (at most 20). */
+        get: operations["conversions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/qff/history": {
         parameters: {
             query?: never;
@@ -785,7 +802,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: operations["qff_history"];
+        /** The airline account's activity, newest first (the spec reads `body.data`). */
+        get: operations["history"];
         put?: never;
         post?: never;
         delete?: never;
@@ -803,8 +821,14 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        post: operations["qff_link"];
-        delete?: never;
+        /**
+         * Links the frequent-flyer account after the airline checked it: stored on the profile as the
+         *     identity `qff_number` and the attributes `qantas.qff_joined_at` and `qantas.qff_last_name`.
+         *     One airline account links to one member only; linking the same number again changes nothing.
+         */
+        post: operations["link"];
+        /** Unlinks the frequent-flyer account, keeping the reason. */
+        delete: operations["unlink"];
         options?: never;
         head?: never;
         patch?: never;
@@ -817,7 +841,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's frequent-flyer link and balance. */
+        /** The caller's frequent-flyer link and airline balance. */
         get: operations["points"];
         put?: never;
         post?: never;
@@ -836,7 +860,14 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        post: operations["qff_redeem"];
+        /**
+         * Converts the member's points to airline points, exactly once per `Idempotency-Key`: the
+         *     points are held, the airline credited with our reference, then the points are spent (or
+         *     given back when the airline refuses). 200 completed; 202 pending (the airline did not
+         *     answer in time; settled automatically); 422 failed (refused; points given back). A retry
+         *     with the same key gets the first answer again (`Idempotent-Replayed: true`).
+         */
+        post: operations["redeem"];
         delete?: never;
         options?: never;
         head?: never;
@@ -852,7 +883,8 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        post: operations["qff_validate"];
+        /** Checks a frequent-flyer number and last name with the airline; nothing is stored. */
+        post: operations["validate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -874,6 +906,19 @@ export interface components {
             reason: string;
             staff_id: string;
             staff_name: string;
+        };
+        ActivityBody: {
+            /** @description `partner`, `flight` or `other`. */
+            category: string;
+            /** @description `YYYY-MM-DD`. */
+            date: string;
+            description: string;
+            id: string;
+            /**
+             * Format: int64
+             * @description Signed: + earned, − used.
+             */
+            points: number;
         };
         /**
          * @description A postal address. In a response, `country` is ISO 3166-1 alpha-2 and `state` the
@@ -997,6 +1042,12 @@ export interface components {
              */
             valid_days: number;
         };
+        CheckRequest: {
+            /** @description The last name on the airline account; the member's own when absent. */
+            last_name?: string | null;
+            /** @description 6 to 10 digits; spaces are ignored. */
+            qff_number: string;
+        };
         ClaimBody: {
             /** Format: int64 */
             amount_cents: number;
@@ -1101,6 +1152,46 @@ export interface components {
             source: string;
             value: boolean;
         };
+        ConversionBody: {
+            /** Format: int64 */
+            airline_points: number;
+            /**
+             * Format: int64
+             * @description The member's points just after this answer (on the answer to a conversion).
+             */
+            balance?: number | null;
+            /** Format: int64 */
+            blocks: number;
+            created_at: string;
+            id: string;
+            /** @description Why it failed, or what pending means. */
+            message?: string | null;
+            /**
+             * Format: int64
+             * @description The member's points converted.
+             */
+            points: number;
+            qff_number: string;
+            settled_at?: string | null;
+            /**
+             * @description `completed`, `pending` (the airline has not confirmed; the points are held) or `failed`
+             *     (the points were given back).
+             */
+            status: string;
+        };
+        ConversionList: {
+            data: components["schemas"]["ConversionBody"][];
+        };
+        ConversionResponse: {
+            data: components["schemas"]["ConversionBody"];
+        };
+        ConvertRequest: {
+            /**
+             * Format: int64
+             * @description The member's points to convert: a whole number of blocks.
+             */
+            points: number;
+        };
         CountryBody: {
             iso_2: string;
             iso_3: string;
@@ -1172,6 +1263,10 @@ export interface components {
             locations: components["schemas"]["LocationBody"][];
             /** Format: double */
             longitude?: number | null;
+        };
+        HistoryPage: {
+            data: components["schemas"]["ActivityBody"][];
+            meta: components["schemas"]["PageMeta"];
         };
         IdentityBody: {
             handle: string;
@@ -1386,10 +1481,18 @@ export interface components {
             lastUpdated: number;
         };
         QffPoints: {
+            last_name?: string | null;
             linked: boolean;
-            /** Format: int64 */
+            linked_at?: string | null;
+            /** @description Why `points` is null, for the member. */
+            partner_error?: string | null;
+            /**
+             * Format: int64
+             * @description The airline balance; null when the airline could not be read (see `partner_error`).
+             */
             points?: number | null;
             qff_number?: string | null;
+            redemption: components["schemas"]["RedemptionRules"];
         };
         RedeemRequest: {
             /** @description A catalogue item's id. */
@@ -1408,6 +1511,21 @@ export interface components {
         };
         RedemptionResponse: {
             data: components["schemas"]["RedemptionBody"];
+        };
+        /** @description The tenant's conversion rules (`components.qantas.redemption`). */
+        RedemptionRules: {
+            /**
+             * Format: int64
+             * @description Airline points per block.
+             */
+            airline_points_per_block: number;
+            /**
+             * Format: int64
+             * @description The member's points per block; a conversion is a whole number of blocks.
+             */
+            block_size: number;
+            /** @description `points` (conversion on) or `off`. */
+            type: string;
         };
         Region: {
             handle: string;
@@ -1604,6 +1722,20 @@ export interface components {
         TransactionPage: {
             data: components["schemas"]["TransactionBody"][];
             meta: components["schemas"]["PageMeta"];
+        };
+        UnlinkRequest: {
+            /** @description Up to 500 characters. */
+            comment?: string | null;
+            /** @description `wrong_account`, `not_using`, `privacy` or `other`. */
+            reason: string;
+        };
+        ValidateResponse: {
+            data: components["schemas"]["ValidatedMember"];
+        };
+        ValidatedMember: {
+            first_name: string;
+            last_name: string;
+            qff_number: string;
         };
         VerifyRequest: {
             /** @description The 6-digit code. */
@@ -3388,7 +3520,7 @@ export interface operations {
             };
         };
     };
-    qff_history: {
+    conversions: {
         parameters: {
             query?: never;
             header?: never;
@@ -3397,8 +3529,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not implemented yet */
-            501: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversionList"];
+                };
+            };
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3408,17 +3547,172 @@ export interface operations {
             };
         };
     };
-    qff_link: {
+    history: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description 1-based page number. */
+                page?: number | null;
+                /** @description Entries per page, at most 100 (default 20). */
+                per_page?: number | null;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Not implemented yet */
-            501: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HistoryPage"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No account is linked */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The airline isn't answering (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    link: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CheckRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QffPoints"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Staff viewing the account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Linked to another member, or another number is linked */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description As for validate */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The airline isn't answering (`Retry-After`) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    unlink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UnlinkRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QffPoints"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Staff viewing the account */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No account is linked */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown reason (`errors.reason`) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3455,17 +3749,88 @@ export interface operations {
             };
         };
     };
-    qff_redeem: {
+    redeem: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description New for each conversion; repeat it to retry safely */
+                "Idempotency-Key": string;
+            };
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConvertRequest"];
+            };
+        };
         responses: {
-            /** @description Not implemented yet */
-            501: {
+            /** @description Completed */
+            200: {
+                headers: {
+                    /** @description `true` on a retry's answer */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversionResponse"];
+                };
+            };
+            /** @description Pending: the airline has not confirmed yet */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversionResponse"];
+                };
+            };
+            /** @description No or a bad `Idempotency-Key` header (`errors.idempotency_key`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Staff viewing the account; or the sign-in is older than 15 minutes (`errors.session: reauthenticate`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not enough points, not linked, conversion off, or the same key is still being processed */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a whole number of blocks (`errors.points`), the key was used for another request, or the airline refused (points given back) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The airline isn't answering; nothing was changed (`Retry-After`) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3475,17 +3840,55 @@ export interface operations {
             };
         };
     };
-    qff_validate: {
+    validate: {
         parameters: {
             query?: never;
             header?: never;
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CheckRequest"];
+            };
+        };
         responses: {
-            /** @description Not implemented yet */
-            501: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidateResponse"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Linked to another member (`errors.qff_number`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Bad or unknown number, closed account (`errors.qff_number`), last name mismatch (`errors.last_name`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The airline isn't answering (`Retry-After`) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
