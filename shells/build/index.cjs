@@ -28,6 +28,16 @@ function sharedSingletons(pkg) {
   return shared;
 }
 
+/** The shared config with `modules` consumed only: no fallback of the remote's own (import: false). */
+function fromShellOnly(shared, modules) {
+  const out = { ...shared };
+  for (const mod of modules) {
+    if (!out[mod]) throw new Error(`fromShell: ${mod} is not a shared module of this package`);
+    out[mod] = { ...out[mod], import: false };
+  }
+  return out;
+}
+
 /**
  * '[name].[contenthash:8].js', except while the federation runtime module asks for
  * the entry filename before hashes exist (it only needs the directory depth).
@@ -103,8 +113,13 @@ function setting(env, key, envName, fallback) {
  * Output dir, version and publicPath come from `--env outDir= version= publicPath=`
  * or MFE_OUT_DIR / MFE_VERSION / MFE_PUBLIC_PATH, so a copied package can be
  * published anywhere under any version.
+ *
+ * `fromShell`: shared modules the remote takes from the shell only, in published builds (which run
+ * only inside the shell anyway: externalRuntime). Its remoteEntry then neither carries nor
+ * announces a fallback copy of its own. Only for modules the shell itself imports (so provides):
+ * mfe-qff uses it, whose remoteEntry is part of /home's first load.
  */
-function createMfeConfig({ dir, exposes }) {
+function createMfeConfig({ dir, exposes, fromShell = [] }) {
   return (env = {}, argv = {}) => {
     const { ModuleFederationPlugin } = require('@module-federation/enhanced/webpack');
     const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
@@ -142,7 +157,7 @@ function createMfeConfig({ dir, exposes }) {
           name,
           filename: 'remoteEntry.js',
           exposes,
-          shared: sharedSingletons(pkg),
+          shared: standalone ? sharedSingletons(pkg) : fromShellOnly(sharedSingletons(pkg), fromShell),
           manifest: { fileName: 'mf-manifest.json' },
           // A remote never loads other remotes or manifests itself: leave that code out. Inside the
           // shell it uses the shell's federation runtime instead of shipping its own copy

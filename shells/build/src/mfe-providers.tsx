@@ -49,14 +49,23 @@ export function invalidateOnDataChanged(client: QueryClient): () => void {
   return () => window.removeEventListener(DATA_CHANGED, listener);
 }
 
-/** Registers the MFE's catalogs and returns its query client and provider component. */
-export function createMfeProviders(ns: string, catalogs: Catalogs): MfeProviders {
-  const Strings = createMfeStrings(ns, catalogs);
+/**
+ * An MFE's query client: forgets everything when the account changes, and marks stale what
+ * another MFE announces it changed. (mfe-qff creates its own in the chunk that needs queries.)
+ */
+export function createMfeQueryClient(): QueryClient {
   const queryClient = createQueryClient();
   // Another account (or none) now: nothing of the previous one may stay in the cache.
   onSessionChange(() => queryClient.clear());
   // What another MFE changed (a claim credited: the transactions and the points balance).
   if (typeof window !== 'undefined') invalidateOnDataChanged(queryClient);
+  return queryClient;
+}
+
+/** Registers the MFE's catalogs and returns its query client and provider component. */
+export function createMfeProviders(ns: string, catalogs: Catalogs): MfeProviders {
+  const Strings = createMfeStrings(ns, catalogs);
+  const queryClient = createMfeQueryClient();
 
   function Providers({ children, client = queryClient }: { children: ReactNode; client?: QueryClient }) {
     return (

@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Bdi, BdiTrans, Link, isHttpError, type CatalogueItem, type Redemption } from '@portal/runtime';
-import { Dialog } from '../../../components/Dialog';
+import { Dialog } from '@portal/build/src/dialog';
 import { Icon } from '../../../components/Icon';
-import { newIdempotencyKey } from '../../../lib/idempotency';
+import { newIdempotencyKey } from '@portal/build/src/idempotency';
 import { formatNumber, refusalMessage } from '../../../lib/format';
 import { useRedeem } from '../hooks/use-catalogue';
 

@@ -1,3 +1,5 @@
+// The modal dialog of the micro-frontends (Rewards' redeem confirmation, the frequent-flyer
+// unlink and conversion dialogs). Each MFE bundles its copy (a build-time package, like fields).
 import { useEffect, useRef, type MouseEvent, type ReactNode } from 'react';
 
 /**

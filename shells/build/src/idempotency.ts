@@ -1,3 +1,5 @@
+// One Idempotency-Key per confirmation of a write that must happen once (a redemption, a points
+// conversion); a retry of that confirmation sends the same key. Bundled into each MFE that uses it.
 /**
  * A fresh Idempotency-Key (a UUID v4). `crypto.randomUUID` only exists in secure contexts (and not
  * in every test DOM): then the same from `getRandomValues`, and as a last resort from the clock and
