@@ -5,7 +5,7 @@ import { http, isHttpError, onForbiddenWrite, onUnauthorized } from './http';
 import { addToast } from './toasts';
 import { i18n, languageFromUrl, setLanguage } from './i18n';
 import { postToHost } from './bridge';
-import { LOCATION_EVENT } from './router';
+import { LOCATION_EVENT, navigate } from './router';
 import {
   AUTH_KEY,
   CARD_DISPLAY_KEY,
@@ -251,6 +251,20 @@ function revoke(token: string | null): void {
  * cache, loyalty member details, card display flag, mode and impersonation storage; sets loggedOut.
  */
 export function logout(): Promise<void> {
+  return endAfterDelay({ loggedOut: true });
+}
+
+/**
+ * For a write the server accepts only after a recent sign-in (it answered 403 with
+ * `errors.session: 'reauthenticate'`): the same sign-out as logout, then the sign-in page, which
+ * brings the member back to `path` (default: this page) once signed in again. Not `loggedOut`:
+ * the page goes straight to the sign-in form, not to the Logged out screen.
+ */
+export function signInAgain(path: string = `${window.location.pathname}${window.location.search}`): Promise<void> {
+  return endAfterDelay({}, () => navigate(`/?redirect=${encodeURIComponent(path)}`));
+}
+
+function endAfterDelay(extra: Partial<AuthState>, then?: () => void): Promise<void> {
   if (pendingLogout) return pendingLogout;
   ending = true;
   authStore.set({ loading: true });
@@ -261,10 +275,11 @@ export function logout(): Promise<void> {
       // The staff session kept aside while impersonating ends too.
       const staffToken = readKey(STAFF_SESSION_KEY, 'session');
       if (staffToken && staffToken !== token) revoke(staffToken);
-      endSession({ loggedOut: true });
+      endSession(extra);
       postToHost({ action: 'logout' });
       ending = false;
       pendingLogout = null;
+      then?.();
       resolve();
     }, LOGOUT_DELAY_MS);
   });
@@ -376,6 +391,8 @@ authStore.subscribe((s) => {
 });
 onUnauthorized(expireSession);
 onForbiddenWrite((error) => {
+  // A write that needs a fresh sign-in: the screen that sent it explains and offers signInAgain().
+  if (error.errors.session === 'reauthenticate') return;
   addToast({ type: 'error', text: error.message, timeout: 5000 });
 });
 

@@ -19,6 +19,7 @@ export {
   exchangeLinkToken,
   verifyCode,
   logout,
+  signInAgain,
   checkSession,
   expireSession,
   watchSession,
@@ -79,6 +80,7 @@ export { postToHost, handleEmbedMessage, isEmbedded } from './bridge';
 export { usePathname, useSearch, navigate, matchPath, Link, Routes, type RouteDef } from './router';
 export { Loading, ErrorState, FieldError } from './ui';
 export { Bdi, BdiTrans, isolateValues } from './bidi';
+export { RemoteParcel, setParcelMounter, type ParcelMounter, type ParcelHandle, type ParcelProps } from './parcels';
 export { useAuth, useToasts, useConfig, useOnline, useProgress, useLanguage } from './hooks';
 export type * from './api/types';
 export type * from './api/auth-types';

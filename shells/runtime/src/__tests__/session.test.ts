@@ -8,6 +8,7 @@ import {
   initAuth,
   initI18n,
   logout,
+  signInAgain,
   stopImpersonation,
   takeUrlToken,
   toastStore,
@@ -148,6 +149,24 @@ describe('logout', () => {
     await jest.advanceTimersByTimeAsync(LOGOUT_DELAY_MS);
     await done;
     expect(authStore.get()).toMatchObject({ authenticated: false, loggedOut: true });
+  });
+
+  it('signInAgain signs out the same way, then opens the sign-in page that comes back here (not the Logged out screen)', async () => {
+    jest.useFakeTimers();
+    const token = member();
+    stub = stubFetch({ 'POST /api/auth/logout': { status: 204 } });
+    localStorage.setItem(AUTH_KEY, token);
+    initAuth();
+    window.history.replaceState(null, '', '/rewards?tab=qff');
+    const done = signInAgain();
+    await jest.advanceTimersByTimeAsync(LOGOUT_DELAY_MS - 1);
+    expect(window.location.pathname).toBe('/rewards');
+    await jest.advanceTimersByTimeAsync(1);
+    await done;
+    expect(stub.calls[0].headers.Authorization).toBe(`Bearer ${token}`);
+    expect(authStore.get()).toMatchObject({ authenticated: false, loggedOut: false, token: null, loading: false });
+    expect(localStorage.getItem(AUTH_KEY)).toBeNull();
+    expect(`${window.location.pathname}${window.location.search}`).toBe('/?redirect=%2Frewards%3Ftab%3Dqff');
   });
 });
 
@@ -294,6 +313,16 @@ describe('impersonation', () => {
     initAuth();
     await expect(http('/api/profile', { method: 'PUT', body: { first_name: 'X' } })).rejects.toMatchObject({ status: 403 });
     expect(toastStore.get().toasts[0]).toMatchObject({ type: 'error', text: message });
+    expect(authStore.get().authenticated).toBe(true);
+  });
+
+  it('a write refused for an old sign-in (403 errors.session reauthenticate) shows no toast: the screen explains it', async () => {
+    const message = 'For your security, please sign in again with a new code or link to convert points.';
+    stub = stubFetch({ 'POST /api/qff/redeem': { status: 403, body: { status: 403, message, errors: { session: 'reauthenticate' }, error: true } } });
+    localStorage.setItem(AUTH_KEY, member());
+    initAuth();
+    await expect(http('/api/qff/redeem', { method: 'POST', body: { points: 1000 } })).rejects.toMatchObject({ status: 403, errors: { session: 'reauthenticate' } });
+    expect(toastStore.get().toasts).toEqual([]);
     expect(authStore.get().authenticated).toBe(true);
   });
 });
