@@ -1,10 +1,10 @@
 // Run-time discovery: manifest → registerRemotes → one single-spa application per MFE route.
 import { registerRemotes, loadRemote } from '@module-federation/enhanced/runtime';
 import { mountRootParcel, registerApplication, start, triggerAppChange, getAppNames, type LifeCycles, type Parcel } from 'single-spa';
-import { authStore, type MfeManifest } from '@portal/runtime';
+import { authStore, setParcelMounter, type MfeManifest, type ParcelHandle, type ParcelProps } from '@portal/runtime';
 import { fetchManifest } from './manifest';
-import { HOME_PARCEL_REMOTE, MFE_ROUTES, remoteForPath } from './routes';
-import { remoteStatus, setHomeParcelMounter, setRetryHandler } from './status';
+import { MFE_ROUTES, remoteForPath } from './routes';
+import { remoteStatus, setRetryHandler } from './status';
 
 export const REMOTE_LOAD_TIMEOUT_MS = 10000;
 
@@ -99,26 +99,67 @@ async function boot(): Promise<void> {
   setTimeout(() => triggerAppChange(), 250);
 }
 
-function mountHomeParcel(el: HTMLElement): () => void {
+/** Resolves once the manifest is in; rejects when it could not be read (a retry reads it again). */
+function manifestReady(): Promise<void> {
+  if (remoteStatus.get().manifest === 'failed') void boot();
+  return new Promise((resolve, reject) => {
+    const settle = (): boolean => {
+      const { manifest: state } = remoteStatus.get();
+      if (state === 'ready') resolve();
+      else if (state === 'failed') reject(new Error('/mfe-manifest.json could not be loaded'));
+      else return false;
+      return true;
+    };
+    if (settle()) return;
+    const stop = remoteStatus.subscribe(() => {
+      if (settle()) stop();
+    });
+  });
+}
+
+/**
+ * The runtime's <RemoteParcel> mounts through this: a remote's ./app lifecycles as a single-spa
+ * parcel in `domElement`, with `props` (e.g. `{ view: 'summary' }`). single-spa names each parcel
+ * (props.name, "parcel-N"), so one remote can be on a page more than once.
+ */
+function mountParcel(remote: string, domElement: HTMLElement, props: ParcelProps): ParcelHandle {
   let parcel: Parcel | null = null;
   let cancelled = false;
-  if (remoteStatus.get().manifest !== 'ready' || !manifest[HOME_PARCEL_REMOTE]) return () => undefined;
-  loadLifecycles(HOME_PARCEL_REMOTE)
-    .then((config) => {
-      if (cancelled) return;
-      parcel = mountRootParcel(config as never, { domElement: el, name: `${HOME_PARCEL_REMOTE}:home` } as never);
-    })
-    .catch(() => undefined);
-  return () => {
-    cancelled = true;
-    if (parcel && parcel.getStatus() === 'MOUNTED') void parcel.unmount();
+  let current = props;
+  const mounted = (async () => {
+    await manifestReady();
+    const config = await loadLifecycles(remote);
+    if (cancelled) return;
+    const mountedWith = current;
+    const p = mountRootParcel(config as never, { ...mountedWith, domElement } as never);
+    parcel = p;
+    await p.mountPromise;
+    // Props that changed while it was mounting.
+    if (current !== mountedWith && !cancelled && p.update) await p.update({ ...current, domElement } as never);
+  })();
+  return {
+    mounted,
+    update(next) {
+      current = next;
+      if (parcel?.update && parcel.getStatus() === 'MOUNTED') void parcel.update({ ...next, domElement } as never);
+    },
+    unmount() {
+      cancelled = true;
+      const p = parcel;
+      if (!p) return;
+      // A parcel still mounting is taken off once it is on.
+      void p.mountPromise.then(
+        () => (p.getStatus() === 'MOUNTED' ? p.unmount() : undefined),
+        () => undefined,
+      );
+    },
   };
 }
 
 /** Starts single-spa once the layout (with #mfe-outlet) is on the page. */
 export async function startFederation(): Promise<void> {
   registerRoutes();
-  setHomeParcelMounter(mountHomeParcel);
+  setParcelMounter(mountParcel);
   setRetryHandler(() => void boot());
   authStore.subscribe(() => triggerAppChange());
   start({ urlRerouteOnly: true });

@@ -10,7 +10,7 @@ export const MFE_ROUTES: Record<string, string[]> = {
   mfe_rewards: ['/rewards', '/rewards/item/:id', '/offers'],
 };
 
-/** Mounted as a parcel inside the Home screen. */
+/** Mounted as a parcel (its summary view) inside the Home screen; also inside Rewards and My Details. */
 export const HOME_PARCEL_REMOTE = 'mfe_qff';
 
 export function normalisePath(path: string): string {

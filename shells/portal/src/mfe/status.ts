@@ -8,16 +8,8 @@ export const remoteStatus = createStore<{ manifest: ManifestState; failed: strin
   failed: [],
 });
 
-type Mounter = (el: HTMLElement) => () => void;
-let homeParcel: Mounter | null = null;
 let retryHandler: (() => void) | null = null;
 
-export function setHomeParcelMounter(fn: Mounter | null): void {
-  homeParcel = fn;
-}
-export function getHomeParcelMounter(): Mounter | null {
-  return homeParcel;
-}
 export function setRetryHandler(fn: (() => void) | null): void {
   retryHandler = fn;
 }

@@ -1,7 +1,7 @@
-import { Suspense, lazy, useEffect, useRef, useState } from 'react';
+import { Suspense, lazy, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { BdiTrans, Link, Loading, http, screenView, track, useAuth, useStore, TAB_CLICK_EVENTS, type Profile } from '@portal/runtime';
-import { getHomeParcelMounter, remoteStatus } from '../mfe/status';
+import { BdiTrans, Link, Loading, RemoteParcel, http, screenView, track, useAuth, TAB_CLICK_EVENTS, type Profile } from '@portal/runtime';
+import { HOME_PARCEL_REMOTE } from '../mfe/routes';
 
 const CARDS = [
   { key: 'profile', href: '/profile' },
@@ -13,16 +13,7 @@ const CARDS = [
 // Only staff users see the staff search: its code is fetched when one opens /home.
 const StaffPanel = lazy(() => import(/* webpackChunkName: "staff" */ './staff/StaffPanel').then((m) => ({ default: m.StaffPanel })));
 
-function QffSlot() {
-  const ref = useRef<HTMLDivElement>(null);
-  const { manifest } = useStore(remoteStatus);
-  useEffect(() => {
-    const mount = getHomeParcelMounter();
-    if (!ref.current || !mount || manifest !== 'ready') return undefined;
-    return mount(ref.current);
-  }, [manifest]);
-  return <div ref={ref} className="home-qff" />;
-}
+const QFF_SUMMARY = { view: 'summary' };
 
 /** /home: the member's cards, or the staff search for a staff user who is not viewing a member. */
 export function Home() {
@@ -62,7 +53,7 @@ function MemberHome() {
           </Link>
         ))}
       </div>
-      <QffSlot />
+      <RemoteParcel remote={HOME_PARCEL_REMOTE} props={QFF_SUMMARY} className="home-qff" />
     </section>
   );
 }
