@@ -1,11 +1,31 @@
+import { Suspense, lazy } from 'react';
+import { Loading } from '@portal/runtime';
 import { Providers } from './providers';
-import { QffPanel } from './features/points/components/QffPanel';
+import { QffSummary } from './features/summary/components/QffSummary';
 
-/** Mounted by the shell as a parcel inside /home. */
-export function Root() {
+/**
+ * Which UI a mount shows (the parcel's `view` prop): 'summary' on /home (the default), 'full' in
+ * the Rewards tab, 'identity' among My Details' linked identities.
+ */
+export type QffView = 'summary' | 'full' | 'identity';
+
+export const isQffView = (value: unknown): value is QffView => value === 'summary' || value === 'full' || value === 'identity';
+
+// The account views are a chunk of their own (with react-query and their strings): /home, which
+// shows only the summary, never downloads them.
+const AccountView = lazy(() => import(/* webpackChunkName: "account" */ './views/AccountView'));
+
+export function Root({ view = 'summary' }: { view?: QffView }) {
+  if (view === 'summary') {
+    return (
+      <Providers>
+        <QffSummary />
+      </Providers>
+    );
+  }
   return (
-    <Providers>
-      <QffPanel />
-    </Providers>
+    <Suspense fallback={<Loading />}>
+      <AccountView view={view} />
+    </Suspense>
   );
 }

@@ -1,5 +1,6 @@
 import { createMfeStrings } from '@portal/build/src/mfe-strings';
 import { NS, catalogs } from './i18n/catalogs';
 
-// No react-query here: the panel's one GET is a plain fetch (see use-qff-points).
+// The summary's strings only. No react-query here: the summary's one GET is a plain fetch (see
+// api/status-cache.ts); the account views bring react-query and their strings in their own chunk.
 export const Providers = createMfeStrings(NS, catalogs);

@@ -1,4 +1,6 @@
 import path from 'node:path';
-import { describeCatalogs } from '@portal/build/src/catalogs';
+import { describePluralCatalogs } from '@portal/build/src/catalogs';
 
-describeCatalogs(path.join(__dirname, '..', 'i18n'));
+// The summary's few strings (bundled on /home) and the account views' (in their own chunk).
+describePluralCatalogs(path.join(__dirname, '..', 'i18n', 'summary'), { name: 'mfe-qff summary', minKeys: 6 });
+describePluralCatalogs(path.join(__dirname, '..', 'i18n', 'account'), { name: 'mfe-qff account', minKeys: 80 });
