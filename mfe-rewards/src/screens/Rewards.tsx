@@ -1,11 +1,19 @@
 import { useTranslation } from 'react-i18next';
+import { RemoteParcel } from '@portal/runtime';
 import { Catalogue } from '../features/catalogue/components/Catalogue';
 import { MyRewards } from '../features/rewards/components/MyRewards';
 import { PointsHistory } from '../features/points/components/PointsHistory';
 import { PointsSummary } from '../features/points/components/PointsSummary';
 import { useBalances } from '../features/points/hooks/use-points';
 
-/** /rewards: points, tier and expiry; the member's rewards; the catalogue; the points history. */
+// The frequent-flyer section is mfe-qff's, mounted by the shell through the runtime (never imported).
+const QFF_REMOTE = 'mfe_qff';
+const QFF_PROPS = { view: 'full' };
+
+/**
+ * /rewards: points, tier and expiry; the member's rewards; the catalogue; Qantas Frequent Flyer
+ * (link, convert points; mfe-qff); the points history.
+ */
 export function Rewards() {
   const { t } = useTranslation();
   const balance = useBalances().data?.data.points;
@@ -17,6 +25,7 @@ export function Rewards() {
       <PointsSummary />
       <MyRewards />
       <Catalogue balance={balance} />
+      <RemoteParcel remote={QFF_REMOTE} props={QFF_PROPS} label={t('qff.title')} className="rewards-qff" />
       <PointsHistory />
     </section>
   );
