@@ -1,5 +1,5 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { onAnalytics, toastStore, type AnalyticsEvent } from '@portal/runtime';
+import { onAnalytics, setParcelMounter, toastStore, type AnalyticsEvent, type ParcelProps } from '@portal/runtime';
 import { countriesStore } from '@portal/runtime/countries';
 import type { FetchStub } from '@portal/build/src/fetch-stub';
 import { PROFILE, answersWith, backend, refused, renderAt, resetAll, toasts } from './fixtures';
@@ -144,41 +144,85 @@ describe('My Details', () => {
 });
 
 describe('linked identities', () => {
-  it('lists the email identity and edits the tenant’s handles', async () => {
+  /** The shell's mounter, stood in for: records what is mounted, draws a line in its element. */
+  function fakeQffParcel(outcome: () => Promise<void> = () => Promise.resolve()) {
+    const calls: { remote: string; props: ParcelProps; unmount: jest.Mock }[] = [];
+    setParcelMounter((remote, el, props) => {
+      const unmount = jest.fn();
+      calls.push({ remote, props, unmount });
+      return { mounted: outcome().then(() => void (el.textContent = 'Frequent flyer identity')), update: jest.fn(), unmount };
+    });
+    return calls;
+  }
+  afterEach(() => act(() => setParcelMounter(null)));
+
+  it('lists the email identity, edits the tenant’s handles, and leaves the frequent-flyer number to mfe-qff', async () => {
+    const calls = fakeQffParcel();
     stub = backend({
       'PUT /api/profile': answersWith((p, body) => ({ ...p, identities: [...p.identities.filter((i) => i.handle !== 'loyalty_card'), ...(body.identities as Profile['identities'])] })),
     });
     await openDetails();
     const section = screen.getByRole('heading', { level: 2, name: 'Linked identities' }).closest('section')!;
     expect(within(section).getByText('demo@example.com')).toBeInTheDocument();
-    expect((within(section).getByLabelText('Qantas Frequent Flyer') as HTMLInputElement).value).toBe('1900123456');
+    // The frequent-flyer number is mfe-qff's identity view (linked through the airline), not a text field.
+    expect(within(section).queryByLabelText('Qantas Frequent Flyer')).toBeNull();
+    expect(within(section).queryByText('1900123456')).toBeNull();
+    expect(await within(section).findByText('Frequent flyer identity')).toBeInTheDocument();
+    expect(calls.map(({ remote, props }) => [remote, props])).toEqual([['mfe_qff', { view: 'identity' }]]);
+
     fireEvent.change(within(section).getByLabelText('Loyalty card'), { target: { value: 'LC-42' } });
     fireEvent.click(within(section).getByRole('button', { name: 'Save linked numbers' }));
     await waitFor(() => expect(toasts()).toContain('success: Your changes have been saved'));
     expect(put()[0].body).toEqual({ identities: [{ handle: 'loyalty_card', identifier: 'LC-42' }] });
+    // Saving re-renders the section; the parcel stays mounted.
+    expect(calls).toHaveLength(1);
+    expect(calls[0].unmount).not.toHaveBeenCalled();
   });
 
   it('removes one with an empty identifier', async () => {
-    stub = backend({ 'PUT /api/profile': answersWith((p) => ({ ...p, identities: p.identities.filter((i) => i.handle !== 'qff_number') })) });
+    fakeQffParcel();
+    const withCard = { ...PROFILE, identities: [...PROFILE.identities, { handle: 'loyalty_card', identifier: 'LC-7' }] };
+    stub = backend({
+      'GET /api/profile': { body: withCard },
+      'PUT /api/profile': answersWith((p) => ({ ...p, identities: p.identities.filter((i) => i.handle !== 'loyalty_card') })),
+    });
     await openDetails();
-    fireEvent.click(screen.getByRole('button', { name: 'Remove (Qantas Frequent Flyer)' }));
+    expect(field('Loyalty card').value).toBe('LC-7');
+    fireEvent.click(screen.getByRole('button', { name: 'Remove (Loyalty card)' }));
     await waitFor(() => expect(toasts()).toContain('success: Removed from your account'));
-    expect(put()[0].body).toEqual({ identities: [{ handle: 'qff_number', identifier: '' }] });
-    expect((screen.getByLabelText('Qantas Frequent Flyer') as HTMLInputElement).value).toBe('');
+    expect(put()[0].body).toEqual({ identities: [{ handle: 'loyalty_card', identifier: '' }] });
+    expect(field('Loyalty card').value).toBe('');
     expect(screen.queryByRole('button', { name: /^Remove/ })).toBeNull();
   });
 
   it('shows identities.<i>.identifier under the field of the handle sent at that index', async () => {
+    fakeQffParcel();
     stub = backend({ 'PUT /api/profile': refused({ 'identities.1.identifier': 'This number is linked to another account' }) });
     await openDetails();
-    fireEvent.change(screen.getByLabelText('Qantas Frequent Flyer'), { target: { value: '1900999999' } });
     fireEvent.change(screen.getByLabelText('Loyalty card'), { target: { value: 'LC-1' } });
+    fireEvent.change(screen.getByLabelText('Phone'), { target: { value: '+61400000009' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save linked numbers' }));
-    const loyalty = screen.getByLabelText('Loyalty card');
-    await waitFor(() => expect(loyalty).toHaveAttribute('aria-invalid', 'true'));
-    expect(loyalty).toHaveAccessibleDescription('This number is linked to another account');
-    expect(document.activeElement).toBe(loyalty);
-    expect(screen.getByLabelText('Qantas Frequent Flyer')).not.toHaveAttribute('aria-invalid');
+    const phone = screen.getByLabelText('Phone');
+    await waitFor(() => expect(phone).toHaveAttribute('aria-invalid', 'true'));
+    expect(phone).toHaveAccessibleDescription('This number is linked to another account');
+    expect(document.activeElement).toBe(phone);
+    expect(screen.getByLabelText('Loyalty card')).not.toHaveAttribute('aria-invalid');
+  });
+
+  it('a frequent-flyer view that fails to load is a small error with a retry; the rest of My Details works', async () => {
+    let fail = true;
+    const calls = fakeQffParcel(() => (fail ? Promise.reject(new Error('mfe_qff timed out')) : Promise.resolve()));
+    const error = jest.spyOn(console, 'error').mockImplementation(() => undefined);
+    await openDetails();
+    const section = screen.getByRole('heading', { level: 2, name: 'Linked identities' }).closest('section')!;
+    const alert = await within(section).findByRole('alert');
+    expect(alert).toHaveTextContent('Qantas Frequent Flyer could not be loaded.');
+    expect(within(section).getByLabelText('Loyalty card')).toBeInTheDocument();
+    fail = false;
+    fireEvent.click(within(alert).getByRole('button', { name: 'Try again' }));
+    expect(await within(section).findByText('Frequent flyer identity')).toBeInTheDocument();
+    expect(calls).toHaveLength(2);
+    error.mockRestore();
   });
 });
 

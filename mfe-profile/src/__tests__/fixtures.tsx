@@ -33,7 +33,7 @@ export const CONFIG = {
   general: { tenant: 'demo', timeZone: 'Australia/Melbourne' },
   components: {
     profile: {
-      identities: ['qff_number', 'loyalty_card'],
+      identities: ['qff_number', 'loyalty_card', 'phone'],
       comms: { channels: ['email', 'sms', 'push', 'post'], topics: ['offers', 'news', 'events'] },
       sizes: {
         tops: { systems: { AU: ['6', '8', '10', '12'], US: ['2', '4', '6', '8'], EU: ['34', '36', '38', '40'] }, fits: ['slim', 'regular', 'relaxed'], convertible: false },

@@ -1,30 +1,39 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Bdi, addToast, useConfig } from '@portal/runtime';
+import { Bdi, RemoteParcel, addToast, useConfig } from '@portal/runtime';
 import { SubmitButton, TextField } from '@portal/build/src/fields';
 import { toastSaved, toastWriteError, useDraft, useServerErrors } from '../../../lib/form';
 import { profileSettings } from '../../../lib/settings';
 import type { Identity, Profile } from '@portal/runtime';
 import { useSaveProfile } from '../hooks/use-save-profile';
 
+// The frequent-flyer number is linked through the airline (its number and name checked there),
+// by mfe-qff's identity view mounted here; never typed in as a plain identifier.
+const QFF_HANDLE = 'qff_number';
+const QFF_REMOTE = 'mfe_qff';
+const QFF_PROPS = { view: 'identity' };
+
 const linkedOf = (p: Profile, handles: string[]) =>
   Object.fromEntries(handles.map((h) => [h, p.identities?.find((i) => i.handle === h)?.identifier ?? '']));
 
 /**
  * Linked identities: every identity is listed; the tenant's own handles
- * (config components.profile.identities) can be added, changed or removed with PUT /api/profile.
+ * (config components.profile.identities) can be added, changed or removed with PUT /api/profile,
+ * except the frequent-flyer number, which mfe-qff links and unlinks.
  */
 export function Identities({ profile, readOnly }: { profile: Profile; readOnly: boolean }) {
   const { t } = useTranslation();
   const { config } = useConfig();
-  const handles = profileSettings(config).identities;
+  const tenantHandles = profileSettings(config).identities;
+  const handles = tenantHandles.filter((h) => h !== QFF_HANDLE);
+  const qff = tenantHandles.includes(QFF_HANDLE) || !!profile.identities?.some((i) => i.handle === QFF_HANDLE);
   const changed = (saved: Record<string, string>, draft: Record<string, string>) =>
     handles.filter((h) => (draft[h] ?? '').trim() !== (saved[h] ?? ''));
   const { saved: linked, draft, setDraft, reset } = useDraft(linkedOf(profile, handles), (a, b) => changed(a, b).length > 0);
   const [removing, setRemoving] = useState<string | null>(null);
   const { ref, errors, fromError, clear } = useServerErrors<HTMLFormElement>();
   const save = useSaveProfile();
-  const others = (profile.identities ?? []).filter((i) => !handles.includes(i.handle));
+  const others = (profile.identities ?? []).filter((i) => !handles.includes(i.handle) && i.handle !== QFF_HANDLE);
   const label = (handle: string) => t(`profile.identity.${handle}`, { defaultValue: handle });
 
   const send = (identities: Identity[], done: string) => {
@@ -82,8 +91,9 @@ export function Identities({ profile, readOnly }: { profile: Profile; readOnly: 
           ))}
         </dl>
       )}
+      {qff && <RemoteParcel remote={QFF_REMOTE} props={QFF_PROPS} label={label(QFF_HANDLE)} className="identities-qff" />}
       {handles.length === 0 ? (
-        others.length === 0 && <p className="muted">{t('profile.noIdentities')}</p>
+        others.length === 0 && !qff && <p className="muted">{t('profile.noIdentities')}</p>
       ) : (
         <form ref={ref} onSubmit={submit} noValidate aria-label={t('identities.formLabel')} className="identities-form">
           <p className="muted">{t('identities.intro')}</p>
