@@ -16,13 +16,14 @@ import { REPO } from './lib.mjs';
 
 const BUDGET_KB = 150;
 const ROUTE_BUDGET_KB = 40;
-// Routes per remote, each opened fresh (mfe-qff is the parcel on /home; the claim screen, the
-// voucher page with its QR code library, and offers are chunks of their own).
+// Routes per remote, each opened fresh (mfe-qff is a parcel: its summary on /home; its account
+// views in Rewards, the same chunk as in My Details; the claim screen, the voucher page with its
+// QR code library, and offers are chunks of their own).
 const REMOTE_ROUTES = {
   'mfe-profile': ['/profile'],
   'mfe-orders': ['/transactions', '/claim-transaction'],
   'mfe-rewards': ['/rewards', '/rewards/item/101', '/offers'],
-  'mfe-qff': ['/home'],
+  'mfe-qff': ['/home', '/rewards'],
 };
 // The only remote /home may load: the rest wait until their routes are opened.
 const HOME_REMOTES = ['mfe-qff'];
