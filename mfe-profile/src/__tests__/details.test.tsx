@@ -2,7 +2,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { onAnalytics, setParcelMounter, toastStore, type AnalyticsEvent, type ParcelProps } from '@portal/runtime';
 import { countriesStore } from '@portal/runtime/countries';
 import type { FetchStub } from '@portal/build/src/fetch-stub';
-import { PROFILE, answersWith, backend, refused, renderAt, resetAll, toasts } from './fixtures';
+import { CONFIG, PROFILE, answersWith, backend, refused, renderAt, resetAll, toasts } from './fixtures';
 import type { Profile } from '@portal/runtime';
 
 let stub: FetchStub;
@@ -207,6 +207,17 @@ describe('linked identities', () => {
     expect(phone).toHaveAccessibleDescription('This number is linked to another account');
     expect(document.activeElement).toBe(phone);
     expect(screen.getByLabelText('Loyalty card')).not.toHaveAttribute('aria-invalid');
+  });
+
+  it('offers the frequent-flyer view only where the tenant has the Qantas program or an account is linked', async () => {
+    const { configStore } = await import('@portal/runtime');
+    const calls = fakeQffParcel();
+    const { qantas: _, ...withoutQantas } = CONFIG.components as Record<string, unknown>;
+    configStore.set({ config: { ...CONFIG, components: withoutQantas } as typeof CONFIG, loaded: true });
+    stub = backend({ 'GET /api/profile': { body: { ...PROFILE, identities: PROFILE.identities.filter((i) => i.handle !== 'qff_number') } } });
+    await openDetails();
+    expect(screen.getByLabelText('Loyalty card')).toBeInTheDocument();
+    expect(calls).toHaveLength(0);
   });
 
   it('a frequent-flyer view that fails to load is a small error with a retry; the rest of My Details works', async () => {

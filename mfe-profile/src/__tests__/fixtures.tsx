@@ -32,8 +32,9 @@ export const PROFILE: Profile = {
 export const CONFIG = {
   general: { tenant: 'demo', timeZone: 'Australia/Melbourne' },
   components: {
+    qantas: { redemption: { type: 'points', blockSize: 1000, airlinePointsPerBlock: 500 } },
     profile: {
-      identities: ['qff_number', 'loyalty_card', 'phone'],
+      identities: ['loyalty_card', 'phone'],
       comms: { channels: ['email', 'sms', 'push', 'post'], topics: ['offers', 'news', 'events'] },
       sizes: {
         tops: { systems: { AU: ['6', '8', '10', '12'], US: ['2', '4', '6', '8'], EU: ['34', '36', '38', '40'] }, fits: ['slim', 'regular', 'relaxed'], convertible: false },

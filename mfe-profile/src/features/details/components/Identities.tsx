@@ -26,7 +26,10 @@ export function Identities({ profile, readOnly }: { profile: Profile; readOnly: 
   const { config } = useConfig();
   const tenantHandles = profileSettings(config).identities;
   const handles = tenantHandles.filter((h) => h !== QFF_HANDLE);
-  const qff = tenantHandles.includes(QFF_HANDLE) || !!profile.identities?.some((i) => i.handle === QFF_HANDLE);
+  // Offered where the tenant has the Qantas program (config components.qantas), and shown wherever
+  // an account is linked.
+  const qff =
+    !!config?.components?.qantas || tenantHandles.includes(QFF_HANDLE) || !!profile.identities?.some((i) => i.handle === QFF_HANDLE);
   const changed = (saved: Record<string, string>, draft: Record<string, string>) =>
     handles.filter((h) => (draft[h] ?? '').trim() !== (saved[h] ?? ''));
   const { saved: linked, draft, setDraft, reset } = useDraft(linkedOf(profile, handles), (a, b) => changed(a, b).length > 0);
