@@ -219,12 +219,13 @@ impl Qff {
         // 4. Settle.
         let outcome = match credited {
             Ok(credit) => Outcome::Completed { credit_id: credit.credit_id },
+            // Never sent: nothing to wait for.
+            Err(PartnerError::CircuitOpen | PartnerError::Unreachable) => Outcome::Failed { message: NOT_SENT.into() },
             Err(e) if e.is_failure() => {
                 tracing::warn!(error = %e, conversion = %id, "the airline did not answer a credit; left for the reconciler");
                 self.mark_pending(&id, balance).await?;
                 return Ok(self.stored(&id).await?.to_pb(block, false));
             }
-            Err(PartnerError::CircuitOpen) => Outcome::Failed { message: NOT_SENT.into() },
             Err(e) => {
                 tracing::info!(error = %e, conversion = %id, "the airline refused a credit");
                 Outcome::Failed { message: refused(&e) }

@@ -36,9 +36,12 @@ pub enum PartnerError {
     /// No answer in time: the call may or may not have taken effect.
     #[error("timed out")]
     Timeout,
-    /// The partner failed (5xx, connection refused, unreadable answer).
+    /// The partner failed (5xx, unreadable answer): the call may or may not have taken effect.
     #[error("partner failed: {0}")]
     Failed(String),
+    /// No connection could be made: the call was never sent.
+    #[error("partner unreachable")]
+    Unreachable,
     /// The circuit breaker is open: the call was not made.
     #[error("circuit open")]
     CircuitOpen,
@@ -48,7 +51,7 @@ impl PartnerError {
     /// A failure of the partner (counted by the breaker, worth a retry where retrying is safe),
     /// as opposed to an answer.
     pub fn is_failure(&self) -> bool {
-        matches!(self, PartnerError::Timeout | PartnerError::Failed(_))
+        matches!(self, PartnerError::Timeout | PartnerError::Failed(_) | PartnerError::Unreachable)
     }
     /// Nothing useful came back: the partner is down, slow or the breaker is open.
     pub fn is_unavailable(&self) -> bool {
@@ -141,7 +144,15 @@ impl Partner {
             if let Some(b) = body {
                 req = req.json(b);
             }
-            let resp = req.send().await.map_err(|e| if e.is_timeout() { PartnerError::Timeout } else { PartnerError::Failed(e.without_url().to_string()) })?;
+            let resp = req.send().await.map_err(|e| {
+                if e.is_timeout() {
+                    PartnerError::Timeout
+                } else if e.is_connect() {
+                    PartnerError::Unreachable
+                } else {
+                    PartnerError::Failed(e.without_url().to_string())
+                }
+            })?;
             let status = resp.status();
             if status.is_success() {
                 return resp.json::<T>().await.map_err(|e| if e.is_timeout() { PartnerError::Timeout } else { PartnerError::Failed(format!("unreadable answer: {e}")) });

@@ -186,6 +186,15 @@ impl TestApp {
         &self.stack.as_ref().and_then(|s| s.sandbox.as_ref()).expect("the launcher started a partner sandbox").sandbox
     }
 
+    /// Stops the partner sandbox: its port refuses connections from now on.
+    pub async fn stop_sandbox(&self) {
+        let running = self.stack.as_ref().and_then(|s| s.sandbox.as_ref()).expect("the launcher started a partner sandbox");
+        running.task.abort();
+        while !running.task.is_finished() {
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+    }
+
     /// The qff service's storage (links, conversions).
     pub async fn qff_db(&self) -> portal_common::db::Db {
         portal_common::db::Db::connect(&self.settings, "qff", &portal_qff::MIGRATOR).await.unwrap()

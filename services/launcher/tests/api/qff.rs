@@ -18,6 +18,7 @@ crate::both!(
     a_refusal_gives_the_points_back,
     a_partner_that_is_down_is_left_alone_and_the_member_told,
     converting_needs_a_recent_sign_in_and_the_members_own_session,
+    a_credit_that_could_not_be_sent_gives_the_points_back_at_once,
 );
 
 const DEMO_QFF: &str = "1900123456";
@@ -375,4 +376,20 @@ async fn converting_needs_a_recent_sign_in_and_the_members_own_session(app: &Tes
     assert_error_shape(&r, 403);
     assert_error_shape(&app.call("DELETE", "/api/qff/link", Some(&it), Some(json!({"reason": "other"}))).await, 403);
     assert_eq!(books_agree(app, &pid).await, (0, 0, 0, 0));
+}
+
+async fn a_credit_that_could_not_be_sent_gives_the_points_back_at_once(app: &TestApp) {
+    let t = linked_demo(app).await;
+    let pid = TestApp::pid(&t);
+    let before = balance(app, &t).await;
+    app.stop_sandbox().await;
+    let (r, _) = convert(app, &t, "unreachable-1", 1000).await;
+    assert_error_shape(&r, 422);
+    assert_eq!(r.body["message"], "Qantas Frequent Flyer wasn't answering, so nothing was sent. Your points were given back.");
+    assert_eq!(balance(app, &t).await, before);
+    assert_eq!(books(app, &pid).await, (1000, 0, 0, 1000));
+    assert_eq!(statuses(app, &pid).await, [("failed".to_string(), 1)].into());
+    // The link still shows; the balance says why it is missing.
+    let s = app.get("/api/qff/points", Some(&t)).await;
+    assert_eq!((s.body["linked"].clone(), s.body["points"].clone()), (json!(true), Value::Null));
 }
