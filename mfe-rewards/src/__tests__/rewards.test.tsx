@@ -207,6 +207,29 @@ describe('Rewards', () => {
     expect(Object.fromEntries(new URL(call.url, 'http://x').searchParams)).toEqual({ sort: '-issued_at', page: '1', per_page: '20' });
   });
 
+  it('labels each step of a conversion to Qantas Points: held, then completed or returned', async () => {
+    const reason = 'Qantas Frequent Flyer 1900123456';
+    replace({
+      'GET /api/profile/points': {
+        body: pointsPage([
+          entry('led_r', 1000, 'conversion', reason, '2026-11-12T03:00:00Z', { kind: 'release' }),
+          entry('led_h2', -1000, 'conversion', reason, '2026-11-12T02:00:00Z', { kind: 'hold' }),
+          entry('led_c', 0, 'conversion', reason, '2026-11-11T03:00:00Z', { kind: 'confirm' }),
+          entry('led_h1', -2000, 'conversion', reason, '2026-11-11T02:00:00Z', { kind: 'hold' }),
+        ]),
+      },
+    });
+    await renderAt('/rewards');
+    const lines = await within(section('Points history')).findAllByRole('listitem');
+    expect(lines.map((l) => l.querySelector('strong')?.textContent)).toEqual([
+      'Returned from a Qantas Points transfer',
+      'Held for Qantas Points',
+      'Qantas Points transfer completed',
+      'Held for Qantas Points',
+    ]);
+    expect(within(lines[0]).getByText('+1,000')).toBeInTheDocument();
+  });
+
   it('says a credit whose date has passed "Expired", not "Expires"', async () => {
     replace({
       'GET /api/profile/points': {

@@ -6,18 +6,24 @@ import { allEntries, usePointsHistory } from '../hooks/use-points';
 
 /** The contract's ledger sources; anything else gets a plain "Points" label. */
 const SOURCES = ['purchase', 'claim', 'bonus', 'redemption', 'conversion', 'expiry', 'staff', 'import'];
+/** A conversion to Qantas Points is held, then confirmed or released: each step its own label. */
+const CONVERSION_STEPS = ['hold', 'confirm', 'release'];
+
+function label(entry: PointsEntry): string {
+  if (entry.source === 'conversion' && CONVERSION_STEPS.includes(entry.kind)) return `history.conversion.${entry.kind}`;
+  return `history.source.${SOURCES.includes(entry.source) ? entry.source : 'other'}`;
+}
 
 function Entry({ entry, zone }: { entry: PointsEntry; zone: string }) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
-  const source = SOURCES.includes(entry.source) ? entry.source : 'other';
   const expires = entry.points > 0 ? formatDate(entry.expires_at, lang, zone) : null;
   const expired = !!entry.expires_at && Date.parse(entry.expires_at) <= Date.now();
   const direction = entry.points > 0 ? 'plus' : entry.points < 0 ? 'minus' : 'zero';
   return (
     <li className="ledger__entry" tabIndex={-1}>
       <span className="ledger__what">
-        <strong>{t(`history.source.${source}`)}</strong>
+        <strong>{t(label(entry))}</strong>
         {entry.reason && (
           <>
             <span aria-hidden="true"> · </span>
