@@ -16,7 +16,7 @@ port=$(free_port)
 # The airline partner sandbox the launcher starts: on a known port, so tests can switch its faults.
 sandbox_port=$(free_port)
 env -u DATABASE_URL -u REDIS_URL PORT="$port" PORTAL_DATA_DIR="$work/data" PORTAL_STATIC_DIR="$work/public" \
-  PORTAL_PUBLIC_URL="http://localhost:$port" PORTAL_QFF__SANDBOX_PORT="$sandbox_port" PORTAL_QFF__BREAKER_OPEN_SECS=5 PORTAL_RATE_LIMIT__PER_ADDRESS=1000 PORTAL_RATE_LIMIT__PER_IP=100000 \
+  PORTAL_PUBLIC_URL="http://localhost:$port" PORTAL_QFF__SANDBOX_PORT="$sandbox_port" PORTAL_RATE_LIMIT__PER_ADDRESS=1000 PORTAL_RATE_LIMIT__PER_IP=100000 \
   RUST_LOG=warn "$PORTAL_BIN" > "$work/portal.log" 2>&1 &
 pid=$!
 cleanup() { kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -rf "$work"; }

@@ -30,8 +30,8 @@ test('every micro-frontend renders its page from the API, sharing one React and 
   });
   await signIn(page);
   await page.waitForURL((u) => u.pathname === '/home');
-  // mfe-qff is mounted on /home.
-  await page.getByText('1900123456').waitFor();
+  // mfe-qff is mounted on /home (its summary: the link, or the airline balance once linked).
+  await page.getByRole('heading', { name: 'Qantas Frequent Flyer' }).waitFor();
 
   await page.goto(`${BASE}/transactions`);
   await page.getByRole('heading', { name: 'My Orders', level: 1 }).waitFor();
@@ -51,7 +51,7 @@ test('every micro-frontend renders its page from the API, sharing one React and 
   for (const name of ['My Details', 'My Orders', 'Rewards', 'Home']) {
     await page.getByRole('link', { name, exact: true }).first().click();
   }
-  await page.getByText('1900123456').waitFor();
+  await page.getByRole('heading', { name: 'Qantas Frequent Flyer' }).waitFor();
   assert.equal(await page.evaluate(() => window.__portalRuntimeInstances), 1, 'one runtime instance');
   assert.equal(await page.evaluate(() => window.__REACT_DEVTOOLS_GLOBAL_HOOK__.renderers.size), 1, 'one react-dom instance');
   assert.deepEqual(page.errors, []);

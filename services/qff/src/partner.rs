@@ -1,6 +1,6 @@
 //! The airline's partner API, over HTTP (the contract is in `services/qff-sandbox`). Every call
 //! has a timeout. Calls that are safe to repeat (checks and reads) are retried with exponential
-//! backoff and jitter when the partner fails in a way that may pass; a credit never is (an
+//! backoff and jitter when the partner fails fast in a way that may pass; a credit never is (an
 //! unanswered credit is left to the reconciler, which asks about it by reference). A circuit
 //! breaker counts the partner's failures (not its refusals): after `breaker_failures` in a row
 //! it refuses calls for `breaker_open_secs`, then lets one through to see if the partner is back.
@@ -181,14 +181,15 @@ impl Partner {
         }
     }
 
-    /// A call that is safe to repeat: retried on the partner's failures, with backoff and jitter.
+    /// A call that is safe to repeat: retried with backoff and jitter when the partner failed
+    /// fast (5xx, no connection). A timeout is not retried: the member has waited long enough.
     async fn idempotent<T: serde::de::DeserializeOwned>(&self, method: reqwest::Method, path: &str, body: Option<&serde_json::Value>) -> Result<T, PartnerError> {
         let backoff = ExponentialBuilder::default()
             .with_min_delay(Duration::from_millis(100))
             .with_max_delay(Duration::from_secs(1))
             .with_max_times(self.retries)
             .with_jitter();
-        (|| self.once::<T>(method.clone(), path, body)).retry(backoff).when(PartnerError::is_failure).await
+        (|| self.once::<T>(method.clone(), path, body)).retry(backoff).when(|e| matches!(e, PartnerError::Failed(_) | PartnerError::Unreachable)).await
     }
 
     /// Checks a member by number and last name.

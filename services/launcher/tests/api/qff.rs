@@ -323,6 +323,22 @@ async fn a_partner_that_is_down_is_left_alone_and_the_member_told(app: &TestApp)
     let t = linked_demo(app).await;
     let pid = TestApp::pid(&t);
     let before = balance(app, &t).await;
+    let calls = || async {
+        let url = format!("{}/_sandbox/calls", app.settings.qff.api_url.as_ref().unwrap());
+        app.http.get(url).send().await.unwrap().json::<BTreeMap<String, u64>>().await.unwrap()
+    };
+    // A read that fails fast is retried; the member never notices.
+    app.sandbox().add_fault(fault("member", FaultKind::Error500, 1));
+    let seen = calls().await.get("member").copied().unwrap_or(0);
+    assert_eq!(app.get("/api/qff/points", Some(&t)).await.body["points"], 48_250);
+    assert_eq!(calls().await["member"], seen + 2, "one failure, one retry");
+    // A credit is never retried: a 5xx leaves it pending for the reconciler, which settles it.
+    app.sandbox().add_fault(fault("credit", FaultKind::Error500, 1));
+    let (r, _) = convert(app, &t, "five-hundred", 1000).await;
+    assert_eq!(r.status, 202, "{:?}", r.body);
+    assert_eq!(calls().await["credit"], 1);
+    assert_eq!(app.qff().reconcile(portal_proto::qff::v1::ReconcileRequest {}).await.unwrap().into_inner().failed, 1);
+    assert_eq!(balance(app, &t).await, before, "never received: the points came back");
     app.sandbox().add_fault(Fault { operation: None, kind: FaultKind::Unavailable, count: 1000, delay_ms: None });
     // The balance can't be read: the link still shows, with a reason.
     let r = app.get("/api/qff/points", Some(&t)).await;
@@ -332,7 +348,7 @@ async fn a_partner_that_is_down_is_left_alone_and_the_member_told(app: &TestApp)
     for _ in 0..3 {
         let _ = app.get("/api/qff/history", Some(&t)).await;
     }
-    let calls_before: u64 = app.http.get(format!("{}/_sandbox/calls", app.settings.qff.api_url.as_ref().unwrap())).send().await.unwrap().json::<BTreeMap<String, u64>>().await.unwrap().values().sum();
+    let calls_before: u64 = calls().await.values().sum();
     let res = app.http.get(app.url("/api/qff/history")).bearer_auth(&t).send().await.unwrap();
     assert_eq!(res.status().as_u16(), 503);
     assert!(res.headers().get("retry-after").is_some());
@@ -340,11 +356,11 @@ async fn a_partner_that_is_down_is_left_alone_and_the_member_told(app: &TestApp)
     assert_eq!(body["message"], "Qantas Frequent Flyer isn't answering right now. Nothing was changed; please try again in a few minutes.");
     let (r, _) = convert(app, &t, "down-1", 1000).await;
     assert_error_shape(&r, 503);
-    let calls_after: u64 = app.http.get(format!("{}/_sandbox/calls", app.settings.qff.api_url.as_ref().unwrap())).send().await.unwrap().json::<BTreeMap<String, u64>>().await.unwrap().values().sum();
+    let calls_after: u64 = calls().await.values().sum();
     assert_eq!(calls_after, calls_before, "an open breaker doesn't call the airline");
     assert_eq!(balance(app, &t).await, before, "nothing was held");
-    assert_eq!(books_agree(app, &pid).await, (0, 0, 0, 0));
-    assert!(statuses(app, &pid).await.is_empty(), "the key is free to use again");
+    assert_eq!(books_agree(app, &pid).await, (1000, 0, 0, 1000));
+    assert_eq!(statuses(app, &pid).await, [("failed".to_string(), 1)].into(), "the refused-at-the-door one left no conversion");
 }
 
 async fn converting_needs_a_recent_sign_in_and_the_members_own_session(app: &TestApp) {
