@@ -1,12 +1,17 @@
 # The two commands the README leads with:
 #   make run   build front end and back end, run the portal on http://localhost:8080 with demo data
 #   make test  every test: cargo (unit + integration), jest (every front-end package), e2e (Chromium)
-.PHONY: run test build build-web build-rust node-deps e2e-deps api-types check-api-types clean
+.PHONY: run run-split test build build-web build-rust node-deps e2e-deps api-types check-api-types clean
 
 PORT ?= 8080
 
 run: build
 	PORT=$(PORT) ./target/debug/portal
+
+# Every service its own process against PostgreSQL and Redis (DATABASE_URL, REDIS_URL; the
+# local ones by default), as production runs them.
+run-split: build
+	PORT=$(PORT) bash deploy/run-split.sh
 
 build: build-web build-rust
 

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Builds the portal, starts it on a free port with fresh embedded storage (SQLite in a temp
 # dir, in-process KV) and its own copy of public/, runs the browser tests, stops it.
+# E2E_TOPOLOGY=split: the same tests against every service as its own process
+# (deploy/run-split.sh) on PostgreSQL and Redis (DATABASE_URL, REDIS_URL), in fresh schemas.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-npm run build
+# E2E_SKIP_BUILD=1: the front end is already built (make test's second topology).
+[ -n "${E2E_SKIP_BUILD:-}" ] || npm run build
 # PORTAL_BIN: an already built `portal` (make test passes the one cargo test built).
 if [ -z "${PORTAL_BIN:-}" ]; then
   cargo build -q -p portal-launcher
@@ -15,11 +18,27 @@ free_port() { node -e "const s=require('net').createServer().listen(0,'127.0.0.1
 port=$(free_port)
 # The airline partner sandbox the launcher starts: on a known port, so tests can switch its faults.
 sandbox_port=$(free_port)
-env -u DATABASE_URL -u REDIS_URL PORT="$port" PORTAL_DATA_DIR="$work/data" PORTAL_STATIC_DIR="$work/public" \
-  PORTAL_PUBLIC_URL="http://localhost:$port" PORTAL_QFF__SANDBOX_PORT="$sandbox_port" PORTAL_RATE_LIMIT__PER_ADDRESS=1000 PORTAL_RATE_LIMIT__PER_IP=100000 \
-  RUST_LOG=warn "$PORTAL_BIN" > "$work/portal.log" 2>&1 &
+common=(PORT="$port" PORTAL_STATIC_DIR="$work/public" PORTAL_PUBLIC_URL="http://localhost:$port"
+  PORTAL_RATE_LIMIT__PER_ADDRESS=1000 PORTAL_RATE_LIMIT__PER_IP=100000 RUST_LOG=warn)
+schemas=""
+if [ "${E2E_TOPOLOGY:-embedded}" = split ]; then
+  : "${DATABASE_URL:?E2E_TOPOLOGY=split needs DATABASE_URL}" "${REDIS_URL:?E2E_TOPOLOGY=split needs REDIS_URL}"
+  schemas="e2e$(date +%s)$$_"
+  env "${common[@]}" PORTAL_BIN="$PORTAL_BIN" QFF_SANDBOX_PORT="$sandbox_port" PORTAL_SCHEMA_PREFIX="$schemas" \
+    PORTAL_KV_PREFIX="$schemas:" bash deploy/run-split.sh > "$work/portal.log" 2>&1 &
+else
+  env -u DATABASE_URL -u REDIS_URL "${common[@]}" PORTAL_DATA_DIR="$work/data" PORTAL_QFF__SANDBOX_PORT="$sandbox_port" \
+    "$PORTAL_BIN" > "$work/portal.log" 2>&1 &
+fi
 pid=$!
-cleanup() { kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -rf "$work"; }
+cleanup() {
+  kill "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+  if [ -n "$schemas" ] && command -v psql >/dev/null 2>&1; then
+    for s in auth profile connections qff refdata; do psql -q "$DATABASE_URL" -c "DROP SCHEMA IF EXISTS ${schemas}$s CASCADE" >/dev/null 2>&1 || true; done
+  fi
+  rm -rf "$work"
+}
 trap cleanup EXIT
 for _ in $(seq 1 300); do
   curl -sf "http://localhost:$port/healthz" >/dev/null && break

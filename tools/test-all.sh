@@ -4,7 +4,9 @@
 #      DATABASE_URL and REDIS_URL are set)
 #   2. the OpenAPI document and the front end's generated types agree
 #   3. the front end type-checks (tsc --noEmit over every package), then jest in every package
-#   4. e2e: the built portal on a free port with fresh embedded storage, driven by Chromium
+#   4. e2e: the built portal on a free port with fresh embedded storage, driven by Chromium;
+#      then, when DATABASE_URL and REDIS_URL are set, the same suite against every service as
+#      its own process (deploy/run-split.sh) on PostgreSQL and Redis
 set -uo pipefail
 cd "$(dirname "$0")/.."
 logs=.cache/test-logs
@@ -54,6 +56,17 @@ f=$(grep -E '^# fail [0-9]+' "$logs/e2e.log" | tail -1 | awk '{ print $3 }')
 p=${p:-0}; f=${f:-0}
 [ "$e2e_rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
 add "$p" "$f"
+
+if [ -n "${DATABASE_URL:-}" ] && [ -n "${REDIS_URL:-}" ]; then
+  echo "== e2e, split: every service its own process, PostgreSQL and Redis"
+  E2E_TOPOLOGY=split E2E_SKIP_BUILD=1 PORTAL_BIN=./target/debug/portal bash e2e/run.sh 2>&1 | tee "$logs/e2e-split.log"
+  e2e_rc=${PIPESTATUS[0]}
+  p=$(grep -E '^# pass [0-9]+' "$logs/e2e-split.log" | tail -1 | awk '{ print $3 }')
+  f=$(grep -E '^# fail [0-9]+' "$logs/e2e-split.log" | tail -1 | awk '{ print $3 }')
+  p=${p:-0}; f=${f:-0}
+  [ "$e2e_rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
+  add "$p" "$f"
+fi
 
 echo
 echo "$passed passed, $failed failed"

@@ -37,11 +37,17 @@ where
     Ok(())
 }
 
-/// A lazily connecting channel to a service URL.
+/// The longest any call to a service may take; callers may set a shorter deadline
+/// (`grpc-timeout`), which the called service sees too.
+pub const CALL_DEADLINE: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// A lazily connecting channel to a service URL. It reconnects on its own when the service
+/// comes back; no call on it waits longer than [`CALL_DEADLINE`].
 pub fn channel(url: &str) -> anyhow::Result<tonic::transport::Channel> {
     Ok(tonic::transport::Endpoint::from_shared(url.to_string())?
         .tcp_nodelay(true)
         .connect_timeout(std::time::Duration::from_secs(3))
+        .timeout(CALL_DEADLINE)
         .connect_lazy())
 }
 

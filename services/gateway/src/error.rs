@@ -60,6 +60,9 @@ impl IntoResponse for ApiError {
     }
 }
 
+/// What a member is told to wait when a service is down or slow.
+pub const RETRY_AFTER_SECS: u64 = 5;
+
 /// The HTTP status for a gRPC code.
 pub fn http_status(code: Code) -> StatusCode {
     match code {
@@ -72,7 +75,8 @@ pub fn http_status(code: Code) -> StatusCode {
         Code::ResourceExhausted => StatusCode::TOO_MANY_REQUESTS,
         Code::Unimplemented => StatusCode::NOT_IMPLEMENTED,
         Code::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
-        Code::DeadlineExceeded => StatusCode::GATEWAY_TIMEOUT,
+        // A service that is down or too slow: the member may try again shortly.
+        Code::DeadlineExceeded => StatusCode::SERVICE_UNAVAILABLE,
         _ => StatusCode::INTERNAL_SERVER_ERROR,
     }
 }
@@ -82,10 +86,10 @@ impl From<tonic::Status> for ApiError {
         let status = http_status(s.code());
         // A service that says how long to wait answered deliberately (e.g. a partner that is
         // down): its message is for the member. Otherwise Unavailable is the transport's.
-        let retry_after = s.metadata().get("retry-after").and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<u64>().ok());
+        let said = s.metadata().get("retry-after").and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<u64>().ok());
         let message = match s.code() {
-            Code::Unavailable if retry_after.is_some() && !s.message().is_empty() => s.message().to_string(),
-            Code::Unavailable => "A service is unavailable, please try again shortly".to_string(),
+            Code::Unavailable if said.is_some() && !s.message().is_empty() => s.message().to_string(),
+            Code::Unavailable | Code::DeadlineExceeded => "A service is unavailable, please try again shortly".to_string(),
             Code::Internal | Code::Unknown | Code::DataLoss => "An unknown error occurred".to_string(),
             _ if s.message().is_empty() => "An unknown error occurred".to_string(),
             _ => s.message().to_string(),
@@ -93,6 +97,9 @@ impl From<tonic::Status> for ApiError {
         if status.is_server_error() {
             tracing::warn!(code = ?s.code(), message = s.message(), "service call failed");
         }
+        // A service down or not answering in time: the channel reconnects on its own, so a few
+        // seconds is a fair wait.
+        let retry_after = said.or(matches!(s.code(), Code::Unavailable | Code::DeadlineExceeded).then_some(RETRY_AFTER_SECS));
         ApiError { status, message, errors: portal_common::error::field_errors(&s), retry_after }
     }
 }

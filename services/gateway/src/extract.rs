@@ -94,6 +94,9 @@ impl Member {
     pub fn request<T>(&self, msg: T) -> tonic::Request<T> {
         let c = &self.0;
         let mut req = tonic::Request::new(msg);
+        // The deadline travels with the call (grpc-timeout), so the service stops working on an
+        // answer nobody waits for.
+        req.set_timeout(portal_common::grpc::CALL_DEADLINE);
         Caller {
             profile_id: c.pid.clone(),
             actor: c.act.as_ref().map(|a| a.sub.clone()),

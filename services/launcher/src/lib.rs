@@ -74,6 +74,10 @@ pub async fn spawn_sandbox_process(settings: &Settings) -> anyhow::Result<(tokio
         .arg("qff-sandbox")
         .arg(format!("127.0.0.1:{}", settings.qff.sandbox_port))
         .env("QFF_API_KEY", partner_key(settings))
+        // Its stdin is a pipe from us: when this process ends, however it ends, the sandbox
+        // reads EOF and stops too (QFF_SANDBOX_STDIN_LIFELINE).
+        .env("QFF_SANDBOX_STDIN_LIFELINE", "1")
+        .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .kill_on_drop(true)
         .spawn()?;

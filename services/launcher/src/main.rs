@@ -1,7 +1,8 @@
 //! `portal`: the whole portal with embedded defaults (SQLite under ./data, in-process KV, dev
 //! outbox, demo data) on http://localhost:8080, or as configured (see the README).
 //! `portal openapi` prints the REST API's OpenAPI document instead; `portal qff-sandbox [ADDR]`
-//! serves the airline partner sandbox (the launcher starts it so when `QFF_API_URL` is unset).
+//! serves the airline partner sandbox (the launcher starts it so when `QFF_API_URL` is unset);
+//! `portal serve <service>` runs one service or the gateway alone (`make run-split`).
 
 // glibc's allocator showed as ~11% of the CPU under load (arena lock contention between
 // the runtime's threads); mimalloc keeps per-thread heaps.
@@ -34,6 +35,32 @@ fn main() -> anyhow::Result<()> {
     tokio::runtime::Builder::new_multi_thread().enable_all().build()?.block_on(run())
 }
 
+/// `portal serve <service>`: one service (or the gateway) as its own process, configured only by
+/// the environment (`PORTAL_GRPC_PORT`, `PORTAL_SERVICES__*`, `DATABASE_URL`, ...), as in
+/// production; `deploy/run-split.sh` starts the whole portal this way.
+async fn serve_one(name: String) -> anyhow::Result<()> {
+    portal_common::telemetry::init();
+    let settings = portal_common::config::Settings::load()?;
+    let shutdown = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    let app = match name.as_str() {
+        "gateway" => {
+            let gateway = portal_gateway::Application::build(settings).await?;
+            println!("gateway listening on http://127.0.0.1:{}", gateway.port());
+            return gateway.run(shutdown).await;
+        }
+        "auth" => portal_auth::build(&settings).await?,
+        "profile" => portal_profile::build(&settings).await?,
+        "connections" => portal_connections::build(&settings).await?,
+        "qff" => portal_qff::build(&settings).await?,
+        "refdata" => portal_refdata::build(&settings).await?,
+        other => anyhow::bail!("unknown service {other:?}: use gateway, auth, profile, connections, qff or refdata"),
+    };
+    println!("{name} listening on {}", app.url());
+    app.run(shutdown).await
+}
+
 async fn run() -> anyhow::Result<()> {
     match std::env::args().nth(1).as_deref() {
         Some("openapi") => {
@@ -41,6 +68,7 @@ async fn run() -> anyhow::Result<()> {
             return Ok(());
         }
         Some("qff-sandbox") => return portal_qff_sandbox::main_from_args(std::env::args().skip(2)).await,
+        Some("serve") => return serve_one(std::env::args().nth(2).unwrap_or_default()).await,
         _ => {}
     }
     portal_common::telemetry::init();
@@ -65,6 +93,8 @@ async fn run() -> anyhow::Result<()> {
     if let Some(mut child) = sandbox {
         // The portal keeps running without it: members are told the airline isn't answering.
         tokio::spawn(async move {
+            // `wait` would close its stdin, the sandbox's lifeline: keep that open while we run.
+            let _lifeline = child.stdin.take();
             let status = child.wait().await;
             tracing::error!(?status, "the airline partner sandbox stopped");
         });

@@ -411,6 +411,13 @@ pub async fn spawn(addr: &str, key: &str) -> anyhow::Result<Running> {
     Ok(Running { url, sandbox, task })
 }
 
+async fn stdin_closed() {
+    use tokio::io::AsyncReadExt;
+    let mut stdin = tokio::io::stdin();
+    let mut buf = [0u8; 64];
+    while matches!(stdin.read(&mut buf).await, Ok(n) if n > 0) {}
+}
+
 /// The binary's `main`: serves until killed, after printing `listening on <url>`.
 pub async fn main_from_args(mut args: impl Iterator<Item = String>) -> anyhow::Result<()> {
     let _ = tracing_subscriber::fmt().with_target(false).try_init();
@@ -418,6 +425,14 @@ pub async fn main_from_args(mut args: impl Iterator<Item = String>) -> anyhow::R
     let key = std::env::var("QFF_API_KEY").unwrap_or_else(|_| "sandbox".into());
     let running = spawn(&addr, &key).await?;
     println!("listening on {}", running.url);
+    if std::env::var_os("QFF_SANDBOX_STDIN_LIFELINE").is_some() {
+        // Started by a parent that holds our stdin: its end (EOF) is ours.
+        tokio::select! {
+            r = running.task => r?,
+            _ = stdin_closed() => {}
+        }
+        return Ok(());
+    }
     running.task.await?;
     Ok(())
 }

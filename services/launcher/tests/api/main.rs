@@ -39,5 +39,6 @@ mod details;
 mod orders;
 mod rewards;
 mod qff;
+mod outage;
 mod tokens;
 mod web;
