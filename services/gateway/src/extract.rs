@@ -181,3 +181,41 @@ mod tests {
         assert!(parse_proxies(&["not-an-ip".into()]).is_err());
     }
 }
+
+/// `axum::extract::Query`, refusing a malformed query string in the spec's error shape (400,
+/// `errors.query`) instead of axum's plain text.
+pub struct Query<T>(pub T);
+
+impl<T, S> FromRequestParts<S> for Query<T>
+where
+    T: serde::de::DeserializeOwned,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        match axum::extract::Query::<T>::from_request_parts(parts, state).await {
+            Ok(axum::extract::Query(v)) => Ok(Query(v)),
+            Err(r) => Err(ApiError::field(StatusCode::BAD_REQUEST, "The query string is not valid for this call", "query", &r.body_text())),
+        }
+    }
+}
+
+/// `axum::extract::Path`, refusing a path parameter of the wrong shape in the spec's error
+/// shape: 404, as for a path that names nothing (e.g. a reward id that is not a number).
+pub struct Path<T>(pub T);
+
+impl<T, S> FromRequestParts<S> for Path<T>
+where
+    T: serde::de::DeserializeOwned + Send,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        match axum::extract::Path::<T>::from_request_parts(parts, state).await {
+            Ok(axum::extract::Path(v)) => Ok(Path(v)),
+            Err(_) => Err(ApiError::not_found()),
+        }
+    }
+}

@@ -2,10 +2,10 @@
 //! staff-only search and impersonation. Rate limits live in the auth service, keyed by address
 //! and by the client IP this module passes along.
 use crate::error::{ApiError, ApiResult};
-use crate::extract::{ClientIp, Member, Staff};
+use crate::extract::{ClientIp, Member, Path, Staff};
 use crate::state::AppState;
 use axum::extract::rejection::JsonRejection;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
 use portal_proto::auth::v1 as pb;

@@ -1,11 +1,11 @@
 //! The member's connections (external accounts, or the portal's own wish lists), their product
 //! lists and list items. Every id is checked against the caller by the connections service.
 use crate::error::{ApiError, ApiResult};
-use crate::extract::Member;
+use crate::extract::{Member, Path, Query};
 use crate::routes::iso;
 use crate::state::AppState;
 use axum::extract::rejection::JsonRejection;
-use axum::extract::{Path, Query, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
 use portal_common::error::catalogue;

@@ -2,11 +2,11 @@
 //! rewards (issued, the catalogue, redemption) and offers. The profile id always comes from the
 //! session token; a redemption needs an `Idempotency-Key` header and happens once per key.
 use crate::error::{ApiError, ApiResult};
-use crate::extract::Member;
+use crate::extract::{Member, Path, Query};
 use crate::routes::{iso, iso_opt, text_opt};
 use crate::state::AppState;
 use axum::extract::rejection::JsonRejection;
-use axum::extract::{Path, Query, State};
+use axum::extract::State;
 use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;

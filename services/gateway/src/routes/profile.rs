@@ -1,11 +1,11 @@
 //! The signed-in member's own profile and what hangs off it (its loyalty side is `loyalty`). The
 //! profile id always comes from the session token, never from the request.
 use crate::error::{ApiError, ApiResult};
-use crate::extract::Member;
+use crate::extract::{Member, Path, Query};
 use crate::routes::{iso, text_opt};
 use crate::state::AppState;
 use axum::extract::rejection::JsonRejection;
-use axum::extract::{Path, Query, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
 use portal_proto::profile::v1 as pb;

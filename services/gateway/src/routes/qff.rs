@@ -2,13 +2,13 @@
 //! airline, its balance and activity, and converting points, exactly once per
 //! `Idempotency-Key`. When the airline is down, the answer is 503 with `Retry-After`.
 use crate::error::{ApiError, ApiResult, ErrorBody};
-use crate::extract::Member;
+use crate::extract::{Member, Query};
 use crate::routes::loyalty::{idempotency_key, REPLAYED};
 use crate::routes::profile::PageMeta;
 use crate::routes::{iso, iso_opt, text_opt};
 use crate::state::AppState;
 use axum::extract::rejection::JsonRejection;
-use axum::extract::{Query, State};
+use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;

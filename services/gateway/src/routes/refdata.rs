@@ -2,7 +2,8 @@
 use crate::error::{ApiError, ApiResult};
 use crate::routes::config::Age;
 use crate::state::AppState;
-use axum::extract::{Query, State};
+use axum::extract::State;
+use crate::extract::Query;
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
