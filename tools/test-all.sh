@@ -4,7 +4,8 @@
 #      DATABASE_URL and REDIS_URL are set)
 #   2. the OpenAPI document and the front end's generated types agree
 #   3. the front end type-checks (tsc --noEmit over every package), then jest in every package
-#   4. e2e: the built portal on a free port with fresh embedded storage, driven by Chromium;
+#   4. deploy/: the Kubernetes overlays render and validate offline; the Dockerfiles' files exist
+#   5. e2e: the built portal on a free port with fresh embedded storage, driven by Chromium;
 #      then, when DATABASE_URL and REDIS_URL are set, the same suite against every service as
 #      its own process (deploy/run-split.sh) on PostgreSQL and Redis
 set -uo pipefail
@@ -46,6 +47,12 @@ jest_rc=${PIPESTATUS[0]}
 read -r p f < <(grep -E '^[0-9]+ passed, [0-9]+ failed' "$logs/jest.log" | tail -1 | awk '{ print $1, $3 }')
 p=${p:-0}; f=${f:-0}
 [ "$jest_rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
+add "$p" "$f"
+
+echo "== deploy: Kubernetes overlays validate, Dockerfiles copy files that exist"
+bash deploy/check.sh 2>&1 | tee "$logs/deploy.log"
+read -r p f < <(grep -E '^[0-9]+ passed, [0-9]+ failed' "$logs/deploy.log" | tail -1 | awk '{ print $1, $3 }')
+p=${p:-0}; f=${f:-1}
 add "$p" "$f"
 
 echo "== e2e"
