@@ -19,7 +19,7 @@ port=$(free_port)
 # The airline partner sandbox the launcher starts: on a known port, so tests can switch its faults.
 sandbox_port=$(free_port)
 common=(PORT="$port" PORTAL_STATIC_DIR="$work/public" PORTAL_PUBLIC_URL="http://localhost:$port"
-  PORTAL_RATE_LIMIT__PER_ADDRESS=1000 PORTAL_RATE_LIMIT__PER_IP=100000 RUST_LOG=warn)
+  PORTAL_RATE_LIMIT__PER_ADDRESS=1000 PORTAL_RATE_LIMIT__PER_IP=100000 PORTAL_LOG_FORMAT=json RUST_LOG=info)
 schemas=""
 if [ "${E2E_TOPOLOGY:-embedded}" = split ]; then
   : "${DATABASE_URL:?E2E_TOPOLOGY=split needs DATABASE_URL}" "${REDIS_URL:?E2E_TOPOLOGY=split needs REDIS_URL}"
@@ -48,4 +48,11 @@ done
 rc=0
 PORTAL_URL="http://localhost:$port" QFF_SANDBOX_URL="http://127.0.0.1:$sandbox_port" PORTAL_STATIC_DIR="$work/public" npm test --prefix e2e || rc=$?
 [ "$rc" -eq 0 ] || { echo "--- portal log"; tail -50 "$work/portal.log"; }
+# The run's logs (JSON lines, info level) hold no personal data and no tokens: nothing of the
+# demo members' addresses, names or phone, no JWT (base64 of it starts ZXlK; decoded, eyJ).
+if leaks=$(grep -n -i -E 'demo@example|other@example|staff@example|Dana|Oliver|\+61400000001|ZXlK|eyJ[A-Za-z0-9_-]{10,}' "$work/portal.log"); then
+  echo "not ok - the portal's logs hold personal data or tokens:"; echo "$leaks" | head -20; rc=1
+else
+  echo "ok - $(wc -l < "$work/portal.log") log lines, none with personal data or tokens"
+fi
 exit "$rc"
