@@ -12,6 +12,12 @@ pub mod kv;
 pub mod telemetry;
 pub mod token;
 
+/// Unix seconds as RFC 3339 in UTC (`2026-11-23T14:00:00Z`), the form every REST time takes;
+/// empty when out of range.
+pub fn rfc3339(t: i64) -> String {
+    chrono::DateTime::from_timestamp(t, 0).map(|d| d.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)).unwrap_or_default()
+}
+
 /// Current time as unix seconds.
 pub fn now_unix() -> i64 {
     std::time::SystemTime::now()
@@ -41,4 +47,14 @@ pub fn new_id(prefix: &str) -> String {
         s.push_str(&format!("{b:02x}"));
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn times_print_as_rfc3339() {
+        assert_eq!(super::rfc3339(0), "1970-01-01T00:00:00Z");
+        assert_eq!(super::rfc3339(1_768_435_200), "2026-01-15T00:00:00Z");
+        assert_eq!(super::rfc3339(951_825_599), "2000-02-29T11:59:59Z");
+    }
 }

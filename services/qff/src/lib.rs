@@ -231,10 +231,6 @@ fn writer(req: &Request<impl Sized>) -> Result<Caller, Status> {
     Ok(c)
 }
 
-fn rfc3339(t: i64) -> String {
-    chrono::DateTime::from_timestamp(t, 0).unwrap_or_default().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
-}
-
 #[tonic::async_trait]
 impl QffService for Qff {
     #[tracing::instrument(skip_all)]
@@ -291,7 +287,7 @@ impl QffService for Qff {
             }
             Err(e) => return Err(db_error(e)),
         }
-        let attributes = [("qff_joined_at".to_string(), rfc3339(now)), ("qff_last_name".to_string(), m.last_name.clone())].into();
+        let attributes = [("qff_joined_at".to_string(), portal_common::rfc3339(now)), ("qff_last_name".to_string(), m.last_name.clone())].into();
         if let Err(s) = self.set_profile_link(&c.profile_id, &number, attributes).await {
             // Keep the two records in step: without the profile's side, no link.
             let _ = sqlx::query("DELETE FROM qff_links WHERE profile_id = $1").bind(&c.profile_id).execute(&self.db.pool).await;
@@ -344,7 +340,7 @@ impl QffService for Qff {
             .partner
             .activity(&link.qff_number, r.page.max(1), r.per_page.clamp(1, 100))
             .await
-            .map_err(|e| if e.is_unavailable() { partner_down(&self.partner) } else { check_error(&self.partner, e) })?;
+            .map_err(|e| check_error(&self.partner, e))?;
         let data = page
             .data
             .into_iter()
@@ -375,13 +371,6 @@ impl QffService for Qff {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn dates_print_as_rfc3339() {
-        assert_eq!(rfc3339(0), "1970-01-01T00:00:00Z");
-        assert_eq!(rfc3339(1_768_435_200), "2026-01-15T00:00:00Z");
-        assert_eq!(rfc3339(951_825_599), "2000-02-29T11:59:59Z");
-    }
 
     #[test]
     fn redemption_rules_come_from_the_tenant_config() {

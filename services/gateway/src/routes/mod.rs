@@ -36,9 +36,7 @@ impl utoipa::Modify for BearerAuth {
 }
 
 /// Unix seconds as RFC 3339 in UTC, the form every REST time takes.
-pub fn iso(t: i64) -> String {
-    chrono::DateTime::from_timestamp(t, 0).map(|d| d.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)).unwrap_or_default()
-}
+pub use portal_common::rfc3339 as iso;
 
 /// A time that may be absent (0 in gRPC) as RFC 3339, or null.
 pub fn iso_opt(t: i64) -> Option<String> {
