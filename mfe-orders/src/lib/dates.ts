@@ -1,15 +1,10 @@
-import { timeZone, useConfig } from '@portal/runtime';
+import { formatNumber, localeFor } from '@portal/build/src/format';
+import { formatCalendarDate, useTimeZone } from '@portal/build/src/dates';
 
 // Dates and times are shown in the tenant's zone (config general.timeZone, default
-// Australia/Melbourne), whatever the device's zone is.
-
-/** The tenant's time zone, following the config as it loads. */
-export function useTimeZone(): string {
-  return timeZone(useConfig().config);
-}
-
-/** Display locale: English uses Australian conventions (AUD retail). */
-export const localeFor = (lang: string) => (lang === 'en' ? 'en-AU' : lang);
+// Australia/Melbourne), whatever the device's zone is. The shared formatters come from
+// @portal/build; a claim's calendar date is formatted like any other.
+export { formatNumber, useTimeZone, formatCalendarDate as formatDate };
 
 const dayKeys = new Map<string, Intl.DateTimeFormat>();
 
@@ -49,14 +44,6 @@ export function formatTime(iso: string, lang: string, zone: string): string {
   return new Intl.DateTimeFormat(localeFor(lang), { timeZone: zone, timeStyle: 'short' }).format(d);
 }
 
-/** A calendar date (`YYYY-MM-DD`, already the local date) such as a claim's, e.g. "20 Nov 2026". */
-export function formatDate(date: string, lang: string): string {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) return date;
-  const d = new Date(`${date}T12:00:00Z`);
-  if (Number.isNaN(d.getTime())) return date;
-  return new Intl.DateTimeFormat(localeFor(lang), { timeZone: 'UTC', dateStyle: 'medium' }).format(d);
-}
-
 export interface DayGroup<T> {
   /** `YYYY-MM-DD` in the zone. */
   day: string;
@@ -76,9 +63,4 @@ export function groupByDay<T>(items: T[], dateOf: (item: T) => string, zone: str
     else groups.push({ day, first: iso, items: [item] });
   }
   return groups;
-}
-
-/** A whole number in the page's language (points). */
-export function formatNumber(n: number, lang: string): string {
-  return new Intl.NumberFormat(localeFor(lang)).format(n);
 }

@@ -1,30 +1,10 @@
-import { isHttpError, timeZone, useConfig, UNKNOWN_ERROR } from '@portal/runtime';
+import { isHttpError, UNKNOWN_ERROR } from '@portal/runtime';
+import { cachedFormat, formatNumber, localeFor } from '@portal/build/src/format';
+import { formatDate, useTimeZone } from '@portal/build/src/dates';
 
-// Numbers and dates in the page's language; instants shown in the tenant's zone (config
-// general.timeZone, default Australia/Melbourne), whatever the device's zone is.
-
-/** The tenant's time zone, following the config as it loads. */
-export function useTimeZone(): string {
-  return timeZone(useConfig().config);
-}
-
-/** Display locale: English uses Australian conventions (AUD retail). */
-export const localeFor = (lang: string) => (lang === 'en' ? 'en-AU' : lang);
-
-const formats = new Map<string, Intl.DateTimeFormat | Intl.NumberFormat>();
-function cached<T extends Intl.DateTimeFormat | Intl.NumberFormat>(key: string, make: () => T): T {
-  let format = formats.get(key) as T | undefined;
-  if (!format) {
-    format = make();
-    formats.set(key, format);
-  }
-  return format;
-}
-
-/** A whole number in the page's language (points). */
-export function formatNumber(n: number, lang: string): string {
-  return cached(`n:${lang}`, () => new Intl.NumberFormat(localeFor(lang))).format(n);
-}
+// Numbers and dates in the page's language (the shared ones from @portal/build, and the
+// rewards tab's own below).
+export { formatDate, formatNumber, useTimeZone };
 
 /** Points with their sign in text: "+130", "−300" (a real minus sign), "0". */
 export function formatSigned(n: number, lang: string): string {
@@ -32,17 +12,9 @@ export function formatSigned(n: number, lang: string): string {
   return `${sign}${formatNumber(Math.abs(n), lang)}`;
 }
 
-/** The date of an instant in `zone`, e.g. "18 Dec 2026"; null when there is none. */
-export function formatDate(iso: string | null | undefined, lang: string, zone: string): string | null {
-  if (!iso) return null;
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return null;
-  return cached(`d:${lang}:${zone}`, () => new Intl.DateTimeFormat(localeFor(lang), { timeZone: zone, dateStyle: 'medium' })).format(d);
-}
-
 /** `YYYY-MM-DD` of an instant in `zone`. */
 export function dayIn(value: Date, zone: string): string {
-  return cached(`k:${zone}`, () => new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' })).format(value);
+  return cachedFormat(`k:${zone}`, () => new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' })).format(value);
 }
 
 /**
@@ -57,7 +29,7 @@ export function formatDay(date: string, lang: string, zone: string, now: Date = 
   const options: Intl.DateTimeFormatOptions = sameYear
     ? { timeZone: 'UTC', day: 'numeric', month: 'short' }
     : { timeZone: 'UTC', dateStyle: 'medium' };
-  return cached(`c:${lang}:${sameYear}`, () => new Intl.DateTimeFormat(localeFor(lang), options)).format(d);
+  return cachedFormat(`c:${lang}:${sameYear}`, () => new Intl.DateTimeFormat(localeFor(lang), options)).format(d);
 }
 
 /**

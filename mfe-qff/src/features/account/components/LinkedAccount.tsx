@@ -1,8 +1,8 @@
 import { useRef, useState, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Bdi, useAuth } from '@portal/runtime';
-import { formatNumber } from '../../../lib/number';
-import { formatInstant, useTimeZone } from '../../../lib/dates';
+import { formatNumber } from '@portal/build/src/format';
+import { formatDate, useTimeZone } from '@portal/build/src/dates';
 import type { QffLinked } from '../../../api/types';
 import { UnlinkDialog } from './UnlinkDialog';
 
@@ -17,7 +17,7 @@ export function LinkedAccount({ status, compact = false }: { status: QffLinked; 
   const { impersonating } = useAuth();
   const [unlinking, setUnlinking] = useState(false);
   const opener = useRef<HTMLElement | null>(null);
-  const since = formatInstant(status.linked_at, lang, zone);
+  const since = formatDate(status.linked_at, lang, zone);
 
   const open = (e: MouseEvent<HTMLButtonElement>) => {
     opener.current = e.currentTarget;

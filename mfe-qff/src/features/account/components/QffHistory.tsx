@@ -2,8 +2,8 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Bdi, Loading } from '@portal/runtime';
 import { Problem } from '../../../components/Problem';
-import { formatNumber } from '../../../lib/number';
-import { formatDay } from '../../../lib/dates';
+import { formatNumber } from '@portal/build/src/format';
+import { formatCalendarDate } from '@portal/build/src/dates';
 import { allActivity, useQffHistory } from '../hooks/use-account';
 import type { QffActivity } from '../api/types';
 
@@ -28,7 +28,7 @@ function Entry({ entry }: { entry: QffActivity }) {
         <span className="visually-hidden"> {t('airline.unit', { count: Math.abs(entry.points) })}</span>
       </span>
       <span className="muted ledger__meta">
-        <span>{formatDay(entry.date, lang)}</span>
+        <span>{formatCalendarDate(entry.date, lang)}</span>
         <span>{t(`history.category.${category}`)}</span>
       </span>
     </li>

@@ -3,8 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { Bdi, Loading } from '@portal/runtime';
 import { Icon } from '../../../components/Icon';
 import { Problem } from '../../../components/Problem';
-import { formatNumber } from '../../../lib/number';
-import { formatInstant, useTimeZone } from '../../../lib/dates';
+import { formatNumber } from '@portal/build/src/format';
+import { formatDate, useTimeZone } from '@portal/build/src/dates';
 import { useConversions } from '../hooks/use-convert';
 import type { Conversion } from '../api/types';
 
@@ -28,7 +28,7 @@ function Item({ conversion, zone }: { conversion: Conversion; zone: string }) {
         <Icon name={ICONS[status]} />
         {t(`conversions.status.${status}`)}
       </p>
-      <p className="muted qff-conversion__when">{formatInstant(conversion.created_at, lang, zone)}</p>
+      <p className="muted qff-conversion__when">{formatDate(conversion.created_at, lang, zone)}</p>
       {status === 'pending' && <p className="qff-conversion__note">{t('conversions.pendingNote')}</p>}
       {status === 'failed' && (
         <p className="qff-conversion__note">{conversion.message ? <Bdi>{conversion.message}</Bdi> : t('conversions.failedNote')}</p>

@@ -8,7 +8,7 @@ import { Icon } from '../../../components/Icon';
 import { afterQffWrite } from '../../../api/queries';
 import { fieldErrors, isTransient, needsSignIn, serverSentence } from '../../../lib/errors';
 import { useTrack } from '../../../lib/analytics';
-import { formatNumber } from '../../../lib/number';
+import { formatNumber } from '@portal/build/src/format';
 import { useRedeemPoints } from '../hooks/use-convert';
 import type { Conversion } from '../api/types';
 

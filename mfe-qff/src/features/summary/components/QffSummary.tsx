@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Bdi, ErrorState, Link, Loading, TAB_CLICK_EVENTS, track } from '@portal/runtime';
 import { useCachedQffStatus } from '../../../api/status-cache';
-import { formatNumber } from '../../../lib/number';
+import { formatNumber } from '@portal/build/src/format';
 
 const toRewards = () => track(TAB_CLICK_EVENTS['/rewards']);
 
