@@ -58,10 +58,16 @@ if [ "$QFF_API_URL" = "http://127.0.0.1:$sandbox_port" ]; then
   start qff-sandbox "$sandbox_port" "$bin" qff-sandbox "127.0.0.1:$sandbox_port"
 fi
 # In the order they ask each other: profile and connections ask refdata; auth asks profile.
+# Each process serves Prometheus metrics on a port of its own (PORTAL_METRICS_PORT).
+declare -A metrics
+for s in refdata connections profile qff auth gateway; do metrics[$s]=$(free_port); done
 for s in refdata connections profile qff auth; do
-  start "$s" "${grpc[$s]}" env PORTAL_GRPC_PORT="${grpc[$s]}" "$bin" serve "$s"
+  start "$s" "${grpc[$s]}" env PORTAL_GRPC_PORT="${grpc[$s]}" PORTAL_METRICS_PORT="${metrics[$s]}" "$bin" serve "$s"
 done
-start gateway "$PORT" env PORT="$PORT" "$bin" serve gateway
+start gateway "$PORT" env PORT="$PORT" PORTAL_METRICS_PORT="${metrics[gateway]}" "$bin" serve gateway
+for s in gateway refdata connections profile qff auth; do
+  echo "metrics: $s http://127.0.0.1:${metrics[$s]}/metrics"
+done
 echo "portal (split: gateway, 5 services, partner sandbox) ready on http://localhost:$PORT"
 while :; do
   for pid in "${pids[@]}"; do

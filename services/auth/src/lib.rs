@@ -27,7 +27,7 @@ use serde::{Deserialize, Serialize};
 use sqlx::Row;
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
-use tonic::transport::Channel;
+use portal_common::grpc::Channel;
 use tonic::{Request, Response, Status};
 
 pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");

@@ -39,6 +39,17 @@ pub struct Settings {
     pub grpc_host: String,
     /// Port of a standalone service binary (`PORTAL_GRPC_PORT`); 0 picks a free one.
     pub grpc_port: u16,
+    /// The gRPC services listen on Unix sockets in this directory instead of TCP (one process
+    /// on one machine: the embedded launcher's default, a private directory per run).
+    pub grpc_socket_dir: Option<PathBuf>,
+    /// Whether the embedded launcher puts its services on Unix sockets (in a private directory)
+    /// rather than loopback TCP ports, when `grpc_socket_dir` is not set.
+    pub embedded_unix_sockets: bool,
+    /// Port of the process's Prometheus `/metrics` listener (`PORTAL_METRICS_PORT`); none when
+    /// unset. 0 picks a free one.
+    pub metrics_port: Option<u16>,
+    /// Address of the `/metrics` listener (all interfaces in a container).
+    pub metrics_host: String,
     /// The portal's public origin, used in emailed links.
     pub public_url: String,
     /// Where SQLite files live in the embedded default.
@@ -151,6 +162,10 @@ impl Default for Settings {
             port: 8080,
             grpc_host: "127.0.0.1".into(),
             grpc_port: 0,
+            grpc_socket_dir: None,
+            embedded_unix_sockets: cfg!(unix),
+            metrics_port: None,
+            metrics_host: "127.0.0.1".into(),
             public_url: "http://localhost:8080".into(),
             data_dir: "data".into(),
             database_url: None,

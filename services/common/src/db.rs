@@ -84,6 +84,7 @@ impl Db {
             .run(&db.pool)
             .await
             .with_context(|| format!("{service}: running migrations"))?;
+        crate::metrics::register_pool(service, &db.pool);
         Ok(db)
     }
 

@@ -61,27 +61,37 @@ impl Kv {
         format!("{}{}", self.prefix, key)
     }
     pub async fn get(&self, key: &str) -> anyhow::Result<Option<Vec<u8>>> {
-        self.backend.get(&self.k(key)).await
+        measured("get", self.backend.get(&self.k(key))).await
     }
     pub async fn get_many(&self, keys: &[&str]) -> anyhow::Result<Vec<Option<Vec<u8>>>> {
         let keys: Vec<String> = keys.iter().map(|k| self.k(k)).collect();
-        self.backend.get_many(&keys).await
+        measured("get_many", self.backend.get_many(&keys)).await
     }
     pub async fn set(&self, key: &str, value: &[u8], ttl: Option<Duration>) -> anyhow::Result<()> {
-        self.backend.set(&self.k(key), value, ttl).await
+        measured("set", self.backend.set(&self.k(key), value, ttl)).await
     }
     pub async fn set_nx(&self, key: &str, value: &[u8], ttl: Option<Duration>) -> anyhow::Result<bool> {
-        self.backend.set_nx(&self.k(key), value, ttl).await
+        measured("set_nx", self.backend.set_nx(&self.k(key), value, ttl)).await
     }
     pub async fn take(&self, key: &str) -> anyhow::Result<Option<Vec<u8>>> {
-        self.backend.take(&self.k(key)).await
+        measured("take", self.backend.take(&self.k(key))).await
     }
     pub async fn del(&self, key: &str) -> anyhow::Result<bool> {
-        self.backend.del(&self.k(key)).await
+        measured("del", self.backend.del(&self.k(key))).await
     }
     pub async fn incr(&self, key: &str, ttl: Duration) -> anyhow::Result<i64> {
-        self.backend.incr(&self.k(key), ttl).await
+        measured("incr", self.backend.incr(&self.k(key), ttl)).await
     }
+}
+
+/// Counts and times one operation for `/metrics` (`kv_operations_total`,
+/// `kv_operation_duration_seconds`); an error is Redis not answering.
+async fn measured<T>(op: &'static str, fut: impl std::future::Future<Output = anyhow::Result<T>>) -> anyhow::Result<T> {
+    let start = Instant::now();
+    let r = fut.await;
+    metrics::histogram!("kv_operation_duration_seconds", "op" => op).record(start.elapsed().as_secs_f64());
+    metrics::counter!("kv_operations_total", "op" => op, "outcome" => if r.is_ok() { "ok" } else { "error" }).increment(1);
+    r
 }
 
 static PROCESS_STORE: std::sync::OnceLock<Arc<dyn KvBackend>> = std::sync::OnceLock::new();

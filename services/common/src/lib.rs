@@ -9,6 +9,7 @@ pub mod error;
 pub mod grpc;
 pub mod identity;
 pub mod kv;
+pub mod metrics;
 pub mod telemetry;
 pub mod token;
 

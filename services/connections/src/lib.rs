@@ -11,7 +11,7 @@ use portal_proto::connections::v1::{self as pb, connections_service_server::{Con
 use portal_proto::refdata::v1::{refdata_service_client::RefdataServiceClient, GetConfigRequest};
 use serde::Deserialize;
 use std::collections::BTreeMap;
-use tonic::transport::Channel;
+use portal_common::grpc::Channel;
 use tonic::{Code, Request, Response, Status};
 
 pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");

@@ -2,6 +2,7 @@
 //! gRPC services with the caller's identity in metadata; everything else is the front end.
 pub mod error;
 pub mod extract;
+pub mod observe;
 pub mod routes;
 pub mod state;
 pub mod verify;
@@ -42,6 +43,7 @@ pub fn router(state: AppState) -> Router {
             HeaderValue::from_static("no-referrer"),
         ))
         .layer(TraceLayer::new_for_http())
+        .layer(axum::middleware::from_fn(observe::observe))
         .with_state(state)
 }
 

@@ -6,11 +6,11 @@ async fn main() -> anyhow::Result<()> {
         println!("{}", portal_gateway::openapi().to_pretty_json()?);
         return Ok(());
     }
-    portal_common::telemetry::init();
+    portal_common::telemetry::init("gateway");
     let settings = portal_common::config::Settings::load()?;
+    portal_common::metrics::serve_configured(&settings).await?;
     let app = portal_gateway::Application::build(settings).await?;
-    app.run(async {
-        let _ = tokio::signal::ctrl_c().await;
-    })
-    .await
+    let served = app.run(portal_common::grpc::shutdown_signal()).await;
+    portal_common::telemetry::shutdown();
+    served
 }

@@ -8,7 +8,7 @@ use portal_proto::profile::v1::profile_service_client::ProfileServiceClient;
 use portal_proto::qff::v1::qff_service_client::QffServiceClient;
 use portal_proto::refdata::v1::refdata_service_client::RefdataServiceClient;
 use std::sync::Arc;
-use tonic::transport::Channel;
+use portal_common::grpc::Channel;
 
 #[derive(Clone)]
 pub struct Clients {

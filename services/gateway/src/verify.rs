@@ -9,7 +9,7 @@ use portal_proto::auth::v1::{auth_service_client::AuthServiceClient, GetVerifica
 use quick_cache::sync::Cache;
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};
-use tonic::transport::Channel;
+use portal_common::grpc::Channel;
 
 pub struct Verifier {
     keys: RwLock<KeySet>,

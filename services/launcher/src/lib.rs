@@ -14,6 +14,8 @@ pub struct Stack {
     pub settings: Settings,
     stop: watch::Sender<bool>,
     tasks: JoinSet<anyhow::Result<()>>,
+    /// The sockets' directory this stack made, removed when it stops.
+    socket_dir: Option<std::path::PathBuf>,
 }
 
 fn stopped(mut rx: watch::Receiver<bool>) -> impl std::future::Future<Output = ()> + Send + 'static {
@@ -25,6 +27,14 @@ fn stopped(mut rx: watch::Receiver<bool>) -> impl std::future::Future<Output = (
 /// Builds and starts every service, then the gateway; returns once all are listening.
 pub async fn start(mut settings: Settings) -> anyhow::Result<Stack> {
     settings.grpc_port = 0;
+    // One process: its services talk over Unix sockets in a directory of its own, which skips
+    // the TCP stack on every internal call.
+    let mut socket_dir = None;
+    if settings.grpc_socket_dir.is_none() && settings.embedded_unix_sockets {
+        let dir = private_socket_dir()?;
+        settings.grpc_socket_dir = Some(dir.clone());
+        socket_dir = Some(dir);
+    }
     let (stop, rx) = watch::channel(false);
     let mut tasks = JoinSet::new();
 
@@ -56,7 +66,21 @@ pub async fn start(mut settings: Settings) -> anyhow::Result<Stack> {
     let gateway = portal_gateway::Application::build(settings.clone()).await?;
     let gateway_port = gateway.port();
     tasks.spawn(gateway.run(stopped(rx)));
-    Ok(Stack { gateway_port, sandbox, settings, stop, tasks })
+    Ok(Stack { gateway_port, sandbox, settings, stop, tasks, socket_dir })
+}
+
+/// A new directory only this user can enter, for this run's sockets (removed at stop). Kept
+/// short: a socket path may not exceed 107 bytes.
+fn private_socket_dir() -> anyhow::Result<std::path::PathBuf> {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static RUN: AtomicU32 = AtomicU32::new(0);
+    let dir = std::env::temp_dir().join(format!("portal-{}-{}", std::process::id(), RUN.fetch_add(1, Ordering::Relaxed)));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut b = std::fs::DirBuilder::new();
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut b, 0o700);
+    b.create(&dir)?;
+    Ok(dir)
 }
 
 /// The key the partner sandbox accepts: the configured one, or the sandbox's default.
@@ -97,10 +121,16 @@ impl Stack {
     /// Stops every service and waits for them to finish.
     pub async fn stop(mut self) -> anyhow::Result<()> {
         let _ = self.stop.send(true);
+        let mut result = Ok(());
         while let Some(r) = self.tasks.join_next().await {
-            r??;
+            if let Err(e) = r.map_err(anyhow::Error::from).and_then(|r| r) {
+                result = Err(e);
+            }
         }
-        Ok(())
+        if let Some(dir) = self.socket_dir.take() {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+        result
     }
 
     /// Resolves when any service stops on its own (which is a failure), with its error.

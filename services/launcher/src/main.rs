@@ -39,12 +39,19 @@ fn main() -> anyhow::Result<()> {
 /// the environment (`PORTAL_GRPC_PORT`, `PORTAL_SERVICES__*`, `DATABASE_URL`, ...), as in
 /// production; `deploy/run-split.sh` starts the whole portal this way.
 async fn serve_one(name: String) -> anyhow::Result<()> {
-    portal_common::telemetry::init();
+    portal_common::telemetry::init(&name);
     let settings = portal_common::config::Settings::load()?;
-    let shutdown = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
-    let app = match name.as_str() {
+    if let Some(addr) = portal_common::metrics::serve_configured(&settings).await? {
+        println!("{name} metrics on http://{addr}/metrics");
+    }
+    let served = serve_named(&name, settings).await;
+    portal_common::telemetry::shutdown();
+    served
+}
+
+async fn serve_named(name: &str, settings: portal_common::config::Settings) -> anyhow::Result<()> {
+    let shutdown = portal_common::grpc::shutdown_signal();
+    let app = match name {
         "gateway" => {
             let gateway = portal_gateway::Application::build(settings).await?;
             println!("gateway listening on http://127.0.0.1:{}", gateway.port());
@@ -71,8 +78,11 @@ async fn run() -> anyhow::Result<()> {
         Some("serve") => return serve_one(std::env::args().nth(2).unwrap_or_default()).await,
         _ => {}
     }
-    portal_common::telemetry::init();
+    portal_common::telemetry::init("portal");
     let mut settings = portal_common::config::Settings::load()?;
+    if let Some(addr) = portal_common::metrics::serve_configured(&settings).await? {
+        println!("metrics on http://{addr}/metrics");
+    }
     // No partner configured: the bundled sandbox, in a process of its own.
     let mut sandbox: Option<tokio::process::Child> = None;
     if settings.qff.api_url.is_none() {
@@ -105,9 +115,11 @@ async fn run() -> anyhow::Result<()> {
             anyhow::bail!("a service stopped unexpectedly");
         }
 
-        _ = tokio::signal::ctrl_c() => {
+        _ = portal_common::grpc::shutdown_signal() => {
             tracing::info!("shutting down");
         }
     }
-    stack.stop().await
+    let stopped = stack.stop().await;
+    portal_common::telemetry::shutdown();
+    stopped
 }

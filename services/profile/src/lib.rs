@@ -19,7 +19,7 @@ use portal_proto::profile::v1::{self as pb, profile_service_server::{ProfileServ
 use portal_proto::connections::v1::{connections_service_client::ConnectionsServiceClient, GetListItemRequest};
 use portal_proto::refdata::v1::{refdata_service_client::RefdataServiceClient, GetConfigRequest, ListLocationsRequest};
 use rules::ProfileRules;
-use tonic::transport::Channel;
+use portal_common::grpc::Channel;
 use tonic::{Request, Response, Status};
 use validate::{AttributeCheck, Fields};
 

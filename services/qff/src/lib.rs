@@ -19,7 +19,7 @@ use portal_proto::qff::v1::{self as pb, qff_service_server::{QffService, QffServ
 use portal_proto::refdata::v1::{refdata_service_client::RefdataServiceClient, GetConfigRequest};
 use sqlx::Row;
 use std::collections::BTreeMap;
-use tonic::transport::Channel;
+use portal_common::grpc::Channel;
 use tonic::{Code, Request, Response, Status};
 
 pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");

@@ -170,13 +170,13 @@ impl TestApp {
     }
 
     /// The profile service's loyalty RPCs, including the internal ones the gateway does not offer.
-    pub fn loyalty(&self) -> portal_proto::profile::v1::loyalty_service_client::LoyaltyServiceClient<tonic::transport::Channel> {
+    pub fn loyalty(&self) -> portal_proto::profile::v1::loyalty_service_client::LoyaltyServiceClient<portal_common::grpc::Channel> {
         let url = self.settings.services.profile.clone().expect("the launcher sets service URLs");
         portal_proto::profile::v1::loyalty_service_client::LoyaltyServiceClient::new(portal_common::grpc::channel(&url).unwrap())
     }
 
     /// The qff service's RPCs, including the internal reconciler.
-    pub fn qff(&self) -> portal_proto::qff::v1::qff_service_client::QffServiceClient<tonic::transport::Channel> {
+    pub fn qff(&self) -> portal_proto::qff::v1::qff_service_client::QffServiceClient<portal_common::grpc::Channel> {
         let url = self.settings.services.qff.clone().expect("the launcher sets service URLs");
         portal_proto::qff::v1::qff_service_client::QffServiceClient::new(portal_common::grpc::channel(&url).unwrap())
     }

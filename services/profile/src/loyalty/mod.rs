@@ -19,7 +19,7 @@ use portal_common::identity::Caller;
 use portal_proto::profile::v1::{self as pb, loyalty_service_server::{LoyaltyService, LoyaltyServiceServer}};
 use portal_proto::refdata::v1::{refdata_service_client::RefdataServiceClient, GetConfigRequest};
 use rules::LoyaltyRules;
-use tonic::transport::Channel;
+use portal_common::grpc::Channel;
 use tonic::{Request, Response, Status};
 
 pub const DAY: i64 = 86_400;
