@@ -16,8 +16,12 @@ pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
 PORT=18099 ./target/release/examples/hello & pids+=($!)
+# TRANSPORT=unix (default: the embedded default, services on Unix sockets) or tcp (loopback
+# ports, as before), to compare the internal hop.
+transport=${TRANSPORT:-unix}
+unix_sockets=true; [ "$transport" = tcp ] && unix_sockets=false
 env -u DATABASE_URL -u REDIS_URL PORT=18080 PORTAL_DATA_DIR="$work/data" PORTAL_RATE_LIMIT__PER_ADDRESS=100 RUST_LOG=warn \
-  ./target/release/portal > "$work/portal.log" 2>&1 & pids+=($!)
+  PORTAL_EMBEDDED_UNIX_SOCKETS=$unix_sockets ./target/release/portal > "$work/portal.log" 2>&1 & pids+=($!)
 for _ in $(seq 1 100); do curl -sf http://127.0.0.1:18080/healthz >/dev/null && break; sleep 0.1; done
 curl -sf http://127.0.0.1:18080/healthz >/dev/null || { echo "the portal did not start:"; cat "$work/portal.log"; exit 1; }
 curl -sf -XPOST http://127.0.0.1:18080/api/auth -H 'content-type: application/json' -d '{"email":"demo@example.com"}' >/dev/null
@@ -25,6 +29,7 @@ link=$(curl -sf http://127.0.0.1:18080/_dev/outbox.json | python3 -c 'import jso
 token=$(curl -sf -XPOST http://127.0.0.1:18080/api/auth/exchange -H 'content-type: application/json' -d "{\"token\":\"$link\"}" | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
 curl -sf http://127.0.0.1:18080/api/profile -H "authorization: Bearer $token" >/dev/null
 
+echo "== internal gRPC transport: $transport"
 WRK="wrk -t2 -c${CONNECTIONS:-32} -d${WRK_SECS:-10}s --latency"
 echo "== wrk: bare axum hello"
 $WRK http://127.0.0.1:18099/ | tee "$work/hello.txt"
@@ -37,4 +42,4 @@ echo "== k6: GET /api/profile at ${RATE:-2000} rps"
 K6_NO_USAGE_REPORT=true k6 run --quiet -e BASE=http://127.0.0.1:18080 -e TOKEN="$token" -e RATE="${RATE:-2000}" deploy/bench/profile.js || true
 
 echo "== RSS"
-ps -o pid,rss,comm -p "$(IFS=,; echo "${pids[*]}")" | awk 'NR==1 {print; next} {printf "%s %.1f MiB %s\n", $1, $2/1024, $3}'
+ps -o pid,rss,comm -p "$(IFS=,; echo "${pids[*]}"),$(pgrep -d, -f 'portal qff-sandbox' || echo 1)" | awk 'NR==1 {print; next} {printf "%s %.1f MiB %s\n", $1, $2/1024, $3}'
