@@ -460,8 +460,9 @@ pub struct ClaimRequest {
     /// Letters, digits and hyphens as printed, at most 32.
     #[schema(pattern = r"^[A-Za-z0-9-]{1,32}$")]
     pub receipt_number: String,
-    /// Dollars as a decimal string greater than 0, at most 2 decimals, e.g. `59.95`.
-    #[schema(pattern = r"^(?=[^1-9]*[1-9])(?:[0-9]{1,7}(?:\.[0-9]{0,2})?|\.[0-9]{1,2})$")]
+    /// Dollars as a decimal string greater than 0: at most 7 whole digits and 2 decimals, e.g.
+    /// `59.95`; a leading `$` and thousands separators are allowed (`$1,200.05`).
+    #[schema(pattern = r"^\$*(?=[^1-9]*[1-9])(?:,*[0-9]){0,7},*(?:\.(?:,*[0-9]){0,2},*)?$")]
     pub amount: String,
 }
 

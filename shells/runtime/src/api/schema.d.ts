@@ -1088,7 +1088,10 @@ export interface components {
             data: components["schemas"]["ClaimBody"][];
         };
         ClaimRequest: {
-            /** @description Dollars as a decimal string greater than 0, at most 2 decimals, e.g. `59.95`. */
+            /**
+             * @description Dollars as a decimal string greater than 0: at most 7 whole digits and 2 decimals, e.g.
+             *     `59.95`; a leading `$` and thousands separators are allowed (`$1,200.05`).
+             */
             amount: string;
             /**
              * @description The purchase's date in the tenant's zone, `YYYY-MM-DD`: not in the future, and within the
