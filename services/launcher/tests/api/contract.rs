@@ -77,6 +77,13 @@ async fn bodies_of_the_wrong_shape_are_refused_in_the_error_shape() {
     assert_eq!(r.body["message"], "Error creating list Item");
     let r = raw(&app, "POST", "/api/profile/transactions/items/x/list-item", &t, Some("application/json"), "{").await;
     assert_eq!(r.body["message"], "Invalid Arguments");
+    // Impersonation's body is optional, but one sent as JSON must parse.
+    let staff = app.sign_in("staff@example.com").await;
+    let r = raw(&app, "POST", "/api/auth/impersonate/prf_x", &staff, Some("application/json"), "{not json").await;
+    assert_error_shape(&r, 400);
+    assert!(r.body["errors"]["body"].is_string(), "{:?}", r.body);
+    let r = raw(&app, "POST", "/api/auth/impersonate/prf_x", &staff, Some("application/json"), "null").await;
+    assert_error_shape(&r, 404);
     app.stop().await;
 }
 

@@ -2127,9 +2127,9 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
-                "application/json": components["schemas"]["ImpersonateRequest"];
+                "application/json": null | components["schemas"]["ImpersonateRequest"];
             };
         };
         responses: {
