@@ -966,7 +966,8 @@ export interface components {
             /**
              * @description Empty removes the attribute. `locale:language`: one of en, it, es, fr, ar, de, el, th.
              *     Sizes are JSON text: `{"system":"AU","size":"10","fit":"regular"}` from the tenant's size
-             *     chart. `preference:store`: a location handle. At most 1024 characters.
+             *     chart. `preference:store`: a location handle. At most 1024 bytes of UTF-8 once trimmed
+             *     (1024 characters of ASCII).
              */
             value: string;
         };
