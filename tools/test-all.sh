@@ -2,7 +2,8 @@
 # Runs every test of the project and ends with one line: `N passed, N failed`.
 #   1. cargo: unit and integration tests (storage/KV tests use PostgreSQL and Redis too when
 #      DATABASE_URL and REDIS_URL are set)
-#   2. the OpenAPI document and the front end's generated types agree
+#   2. the OpenAPI document and the front end's generated types agree; then the server does what
+#      the document says (tools/contract.sh: schemathesis, every check, signed in as a member)
 #   3. the front end type-checks (tsc --noEmit over every package), then jest in every package
 #   4. deploy/: the Kubernetes overlays render and validate offline; the Dockerfiles' files exist
 #   5. e2e: the built portal on a free port with fresh embedded storage, driven by Chromium;
@@ -32,6 +33,13 @@ if ./target/debug/portal openapi > .cache/openapi.json \
   echo "types are current"; add 1 0
 else
   echo "FAILED: shells/runtime/src/api/schema.d.ts is stale: run 'make api-types'"; add 0 1
+fi
+
+echo "== contract: the server against its OpenAPI document (schemathesis)"
+if bash tools/contract.sh > "$logs/contract.log" 2>&1; then
+  tail -5 "$logs/contract.log"; add 1 0
+else
+  tail -60 "$logs/contract.log"; echo "FAILED: tools/contract.sh (full log: $logs/contract.log)"; add 0 1
 fi
 
 echo "== typecheck"

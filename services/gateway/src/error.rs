@@ -104,9 +104,17 @@ impl From<tonic::Status> for ApiError {
     }
 }
 
+/// A body the gateway can't read as the call's JSON: 400 with what was wrong in `errors.body`,
+/// the same whatever the cause, so a client needs one rule.
 impl From<axum::extract::rejection::JsonRejection> for ApiError {
     fn from(r: axum::extract::rejection::JsonRejection) -> Self {
-        ApiError::field(StatusCode::BAD_REQUEST, "The request body is not valid JSON for this call", "body", &r.body_text())
+        use axum::extract::rejection::JsonRejection as R;
+        let message = match &r {
+            R::MissingJsonContentType(_) => "Send the request body as JSON, with Content-Type: application/json",
+            R::JsonDataError(_) => "The request body does not have the fields this call needs",
+            _ => "The request body is not valid JSON for this call",
+        };
+        ApiError::field(StatusCode::BAD_REQUEST, message, "body", &r.body_text())
     }
 }
 

@@ -364,7 +364,7 @@ pub struct Impersonation {
 
 /// Staff only: a read-only token for viewing a member's account. Recorded in the member's
 /// staff-access list.
-#[utoipa::path(post, path = "/api/auth/impersonate/{profileId}", tag = "auth", request_body = ImpersonateRequest, security(("bearer" = [])),
+#[utoipa::path(post, path = "/api/auth/impersonate/{profileId}", tag = "auth", request_body = Option<ImpersonateRequest>, security(("bearer" = [])),
     params(("profileId" = String, Path, description = "The member's profile id")),
     responses((status = 200, body = Impersonation), (status = 401, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody),
         (status = 404, body = crate::error::ErrorBody)))]
@@ -372,9 +372,11 @@ pub async fn impersonate(
     State(s): State<AppState>,
     Staff(m): Staff,
     Path(profile_id): Path<String>,
-    body: Option<Json<ImpersonateRequest>>,
+    // No body (no JSON content type), or `null`, is fine; a JSON body that doesn't parse is
+    // refused in the error shape, not in axum's plain text.
+    body: Result<Option<Json<Option<ImpersonateRequest>>>, JsonRejection>,
 ) -> ApiResult<Json<Impersonation>> {
-    let b = body.map(|Json(b)| b).unwrap_or_default();
+    let b = body?.and_then(|Json(b)| b).unwrap_or_default();
     let r = s
         .clients
         .auth

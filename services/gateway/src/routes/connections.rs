@@ -58,9 +58,9 @@ pub struct ConnectionResponse {
 
 #[derive(Deserialize, IntoParams)]
 pub struct PageSize {
-    /// At most 500 (the default).
+    /// At most 500 (the default; 0 and more than 500 are read as 500).
     #[serde(rename = "page[size]")]
-    #[param(rename = "page[size]")]
+    #[param(rename = "page[size]", value_type = Option<i64>, minimum = 0, maximum = 4294967295_i64)]
     pub size: Option<u32>,
 }
 
@@ -75,8 +75,11 @@ pub async fn list(State(s): State<AppState>, m: Member, Query(q): Query<PageSize
 
 #[derive(Deserialize, ToSchema)]
 pub struct NewConnection {
-    /// One of the tenant's `components.connections.definitions` ids, e.g. `wishlist`.
+    /// One of the tenant's `components.connections.definitions` ids, e.g. `wishlist`; another
+    /// answers 422 `errors.definition_id`.
+    #[schema(min_length = 1)]
     pub definition_id: String,
+    /// Up to 80 characters are kept; empty or absent: the definition's name.
     pub name: Option<String>,
 }
 
@@ -106,6 +109,8 @@ pub async fn get_one(State(s): State<AppState>, m: Member, Path(id): Path<String
 
 #[derive(Deserialize, ToSchema)]
 pub struct ConnectionUpdate {
+    /// 1 to 80 characters (surrounding spaces trimmed), no control characters.
+    #[schema(min_length = 1, max_length = 80, pattern = r"^[^\x00-\x1f\x7f-\x9f]*[^\x00-\x20\x7f-\x9f][^\x00-\x1f\x7f-\x9f]*$")]
     pub name: String,
 }
 
@@ -194,7 +199,11 @@ pub async fn lists(State(s): State<AppState>, m: Member, Path(id): Path<String>,
 #[derive(Deserialize, ToSchema)]
 pub struct NewList {
     /// Lowercase letters, digits, `-` and `_`, e.g. `wishlist`; unique within the connection.
+    /// Required: absent or empty answers 422 `errors.handle`.
+    #[schema(value_type = String, required = true, min_length = 1, max_length = 32, pattern = r"^[a-z0-9_-]+$")]
     pub handle: Option<String>,
+    /// Up to 80 characters, no control characters; empty or absent: the handle.
+    #[schema(max_length = 80, pattern = r"^[^\x00-\x1f\x7f-\x9f]*$")]
     pub name: Option<String>,
 }
 
@@ -217,9 +226,15 @@ pub async fn create_list(
 
 #[derive(Deserialize, ToSchema)]
 pub struct NewListItem {
-    /// Where the item was added from (default `profile-portal`).
+    /// Where the item was added from (default `profile-portal`): lowercase letters, digits, `-`
+    /// and `_`.
+    #[schema(max_length = 32, pattern = r"^[a-z0-9_-]*$")]
     pub source: Option<String>,
+    /// A catalogue variant id: printable ASCII, no spaces. This or `product_id` is required.
+    #[schema(max_length = 64, pattern = r"^[!-~]*$")]
     pub product_variant_id: Option<String>,
+    /// A catalogue product id: printable ASCII, no spaces. This or `product_variant_id` is required.
+    #[schema(max_length = 64, pattern = r"^[!-~]*$")]
     pub product_id: Option<String>,
 }
 

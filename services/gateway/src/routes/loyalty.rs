@@ -59,10 +59,13 @@ pub async fn balances(State(s): State<AppState>, m: Member) -> ApiResult<Json<Ba
 #[derive(Deserialize, IntoParams)]
 pub struct PointsQuery {
     /// `issued_at` (oldest first, the default) or `-issued_at` (newest first).
+    #[param(pattern = "^-?issued_at$")]
     pub sort: Option<String>,
-    /// 1-based page number.
+    /// 1-based page number (0 is read as 1).
+    #[param(value_type = Option<i64>, minimum = 0, maximum = 4294967295_i64)]
     pub page: Option<u32>,
-    /// Entries per page, at most 100 (default 20).
+    /// Entries per page: 0 is read as 20 (the default), more than 100 as 100.
+    #[param(value_type = Option<i64>, minimum = 0, maximum = 4294967295_i64)]
     pub per_page: Option<u32>,
 }
 
@@ -294,7 +297,7 @@ pub async fn rewards(State(s): State<AppState>, m: Member, Query(_q): Query<Rewa
 }
 
 /// One of the caller's rewards.
-#[utoipa::path(get, path = "/api/profile/rewards/{id}", tag = "loyalty", params(("id" = String, Path, description = "A reward id (a whole number)")),
+#[utoipa::path(get, path = "/api/profile/rewards/{id}", tag = "loyalty", params(("id" = i64, Path, description = "A reward id: a whole number; anything else answers 404", minimum = 1)),
     security(("bearer" = [])),
     responses((status = 200, body = RewardResponse), (status = 401, body = crate::error::ErrorBody),
         (status = 404, description = "Not one of the caller's rewards", body = crate::error::ErrorBody)))]
@@ -348,7 +351,8 @@ pub async fn catalogue(State(s): State<AppState>, m: Member) -> ApiResult<Json<C
 
 #[derive(Deserialize, ToSchema)]
 pub struct RedeemRequest {
-    /// A catalogue item's id.
+    /// A catalogue item's id (`GET /api/profile/rewards/catalogue`); another answers 422 `errors.catalogue_id`.
+    #[schema(min_length = 1)]
     pub catalogue_id: String,
 }
 
@@ -390,7 +394,8 @@ pub(crate) fn idempotency_key(headers: &HeaderMap) -> ApiResult<String> {
 /// step, exactly once per `Idempotency-Key`. A retry with the same key and body gets the first
 /// answer again (`Idempotent-Replayed: true`); the same key with another body is refused.
 #[utoipa::path(post, path = "/api/profile/rewards/redeem", tag = "loyalty", request_body = RedeemRequest,
-    params(("Idempotency-Key" = String, Header, description = "New for each redemption; repeat it to retry safely")),
+    params(("Idempotency-Key" = String, Header, description = "New for each redemption; repeat it to retry safely",
+        min_length = 1, max_length = 255, pattern = "^[!-~]+$")),
     security(("bearer" = [])),
     responses((status = 201, body = RedemptionResponse, headers(("Idempotent-Replayed" = String, description = "`true` on a retry's answer"))),
         (status = 400, description = "No or a bad `Idempotency-Key` header (`errors.idempotency_key`)", body = crate::error::ErrorBody),
@@ -466,7 +471,7 @@ pub async fn benefits(State(s): State<AppState>, m: Member) -> ApiResult<Json<Be
 
 /// Activates one of the caller's claimable offers. Activating again changes nothing and answers
 /// the same activated offer.
-#[utoipa::path(post, path = "/api/profile/benefits/{id}/activate", tag = "loyalty", params(("id" = String, Path)), security(("bearer" = [])),
+#[utoipa::path(post, path = "/api/profile/benefits/{id}/activate", tag = "loyalty", params(("id" = i64, Path, description = "An offer id: a whole number; anything else answers 404", minimum = 1)), security(("bearer" = [])),
     responses((status = 200, body = BenefitResponse), (status = 401, body = crate::error::ErrorBody),
         (status = 403, description = "Staff viewing the account", body = crate::error::ErrorBody),
         (status = 404, description = "Not one of the caller's offers", body = crate::error::ErrorBody),
@@ -492,7 +497,7 @@ pub struct BenefitDefinitionBody {
 }
 
 /// One of the tenant's offer definitions, as stored (the body itself, no `data` wrapper).
-#[utoipa::path(get, path = "/api/benefits/definitions/{id}", tag = "loyalty", params(("id" = String, Path)), security(("bearer" = [])),
+#[utoipa::path(get, path = "/api/benefits/definitions/{id}", tag = "loyalty", params(("id" = i64, Path, description = "A definition id: a whole number; anything else answers 404", minimum = 1)), security(("bearer" = [])),
     responses((status = 200, body = BenefitDefinitionBody), (status = 401, body = crate::error::ErrorBody),
         (status = 404, body = crate::error::ErrorBody)))]
 pub async fn benefit_definition(State(s): State<AppState>, m: Member, Path(id): Path<String>) -> ApiResult<Json<BenefitDefinitionBody>> {

@@ -22,6 +22,58 @@ use utoipa_axum::router::OpenApiRouter;
 )]
 pub struct ApiDoc;
 
+/// Routes that answer without asking a service, so never 503.
+const NO_SERVICE: &[&str] = &["/api/network/available"];
+
+/// Adds to every operation the error answers that come from the gateway itself rather than from
+/// the route, unless the route documents them in its own words, so the document lists every
+/// status the server sends: a bad body or query string (400), no valid session (401), a write by
+/// staff viewing a member's account (403), a path that names nothing (404), a service that is
+/// down or too slow (503, with `Retry-After`). All in the error shape.
+pub fn add_common_responses(doc: &mut utoipa::openapi::OpenApi) {
+    use utoipa::openapi::path::ParameterIn;
+    use utoipa::openapi::{ContentBuilder, Ref, ResponseBuilder};
+    let error = |description: &str| {
+        ResponseBuilder::new()
+            .description(description)
+            .content("application/json", ContentBuilder::new().schema(Some(Ref::from_schema_name("ErrorBody"))).build())
+            .build()
+    };
+    for (path, item) in doc.paths.paths.iter_mut() {
+        let ops = [("get", &mut item.get), ("put", &mut item.put), ("post", &mut item.post), ("delete", &mut item.delete), ("patch", &mut item.patch)];
+        for (method, op) in ops {
+            let Some(op) = op else { continue };
+            let responses = &mut op.responses.responses;
+            if responses.contains_key("501") {
+                continue;
+            }
+            let params = op.parameters.as_deref().unwrap_or_default();
+            let has = |place: ParameterIn| params.iter().any(|p| p.parameter_in == place);
+            let signed_in = op.security.as_ref().is_some_and(|s| !s.is_empty());
+            let mut add = |status: &str, description: &str| {
+                responses.entry(status.to_string()).or_insert_with(|| error(description).into());
+            };
+            if op.request_body.is_some() {
+                add("400", "The body is not JSON, not of this call's shape, or sent without `Content-Type: application/json` (`errors.body`)");
+            } else if has(ParameterIn::Query) {
+                add("400", "The query string is malformed (`errors.query`)");
+            }
+            if signed_in {
+                add("401", "Not signed in, or the session has expired or was revoked");
+                if method != "get" {
+                    add("403", "Staff viewing a member's account cannot make changes");
+                }
+            }
+            if has(ParameterIn::Path) {
+                add("404", "Nothing by that id for the caller");
+            }
+            if !NO_SERVICE.contains(&path.as_str()) {
+                add("503", "A service is down or too slow; try again after `Retry-After` seconds");
+            }
+        }
+    }
+}
+
 struct BearerAuth;
 
 impl utoipa::Modify for BearerAuth {
@@ -50,7 +102,7 @@ pub fn text_opt(s: String) -> Option<String> {
 
 /// The `/api` routes with their OpenAPI description.
 pub fn api() -> OpenApiRouter<AppState> {
-    OpenApiRouter::with_openapi(ApiDoc::openapi())
+    let mut api = OpenApiRouter::with_openapi(ApiDoc::openapi())
         .merge(network::router())
         .merge(config::router())
         .merge(auth::router())
@@ -59,5 +111,33 @@ pub fn api() -> OpenApiRouter<AppState> {
         .merge(connections::router())
         .merge(qff::router())
         .merge(refdata::router())
-        .merge(pending::router())
+        .merge(pending::router());
+    add_common_responses(api.get_openapi_mut());
+    require_one_of_ids(api.get_openapi_mut());
+    api
+}
+
+/// A list item names a product, a variant or both: at least one of the two ids must be given
+/// (not empty), which the derived schema cannot say. Spelled as two whole objects, one per id
+/// that is required, rather than the derived object combined with a rule.
+fn require_one_of_ids(doc: &mut utoipa::openapi::OpenApi) {
+    use utoipa::openapi::schema::{AnyOfBuilder, Object, Schema, Type};
+    use utoipa::openapi::RefOr;
+    let Some(components) = doc.components.as_mut() else { return };
+    let Some(RefOr::T(Schema::Object(item))) = components.schemas.get("NewListItem").cloned() else { return };
+    let requiring = |field: &str| {
+        let mut o: Object = item.clone();
+        o.description = None;
+        if let Some(RefOr::T(Schema::Object(p))) = o.properties.get_mut(field) {
+            p.schema_type = Type::String.into();
+            p.min_length = Some(1);
+        }
+        o.required.push(field.to_string());
+        o
+    };
+    let schema = AnyOfBuilder::new()
+        .item(requiring("product_variant_id"))
+        .item(requiring("product_id"))
+        .description(item.description.clone().or(Some("Give `product_variant_id`, `product_id` or both.".into())));
+    components.schemas.insert("NewListItem".into(), schema.into());
 }

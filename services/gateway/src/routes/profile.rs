@@ -31,9 +31,22 @@ pub struct Region {
     pub handle: String,
 }
 
-#[derive(Serialize, Deserialize, ToSchema)]
+#[derive(Serialize, ToSchema)]
 pub struct IdentityBody {
+    /// `email`, `qff_number` or one of the tenant's `components.profile.identities`.
     pub handle: String,
+    pub identifier: String,
+}
+
+/// An identity the member links or unlinks themselves.
+#[derive(Deserialize, ToSchema)]
+pub struct IdentityInput {
+    /// One of the tenant's `components.profile.identities` (demo: `loyalty_card`); `email` and
+    /// `qff_number` are refused here (422), as is a handle listed twice.
+    #[schema(max_length = 32)]
+    pub handle: String,
+    /// Up to 32 letters, digits and hyphens (spaces are dropped); empty unlinks.
+    #[schema(pattern = r"^[A-Za-z0-9-]{0,32}$")]
     pub identifier: String,
 }
 
@@ -67,13 +80,22 @@ pub struct ProfileBody {
 #[derive(Serialize, Deserialize, ToSchema, Default)]
 #[serde(default)]
 pub struct AddressBody {
+    /// Required unless every field is empty; up to 100 characters, no control characters.
+    #[schema(max_length = 100, pattern = r"^[^\x00-\x1f\x7f-\x9f]*$")]
     pub line1: String,
+    #[schema(max_length = 100, pattern = r"^[^\x00-\x1f\x7f-\x9f]*$")]
     pub line2: String,
+    /// Required unless every field is empty; up to 60 characters, no control characters.
+    #[schema(max_length = 60, pattern = r"^[^\x00-\x1f\x7f-\x9f]*$")]
     pub city: String,
-    /// Code (`AU-VIC`), short code (`VIC`) or name (`Victoria`), any case.
+    /// Code (`AU-VIC`), short code (`VIC`) or name (`Victoria`), any case, of a subdivision of
+    /// `country`; required for AU, US and CA.
     pub state: String,
+    /// AU: 4 digits; US: 5 digits, optionally `-` and 4 more; elsewhere up to 10 letters, digits,
+    /// spaces and hyphens. Required unless every field is empty.
+    #[schema(max_length = 10, pattern = r"^[A-Za-z0-9 -]*$")]
     pub postcode: String,
-    /// iso_2, iso_3 or name, any case.
+    /// iso_2, iso_3 or name, any case, of an ISO 3166-1 country. Required unless every field is empty.
     pub country: String,
 }
 
@@ -123,17 +145,25 @@ pub async fn get_profile(State(s): State<AppState>, m: Member) -> ApiResult<Json
 /// The member's own fields. Every key is optional; only the keys sent change.
 #[derive(Deserialize, ToSchema)]
 pub struct ProfileUpdate {
+    /// `local@domain.tld`, at most 254 characters; stored lower-cased.
+    #[schema(max_length = 254, pattern = r"^[^@\x00-\x20\x7f-\x9f]{1,64}@[^@.\x00-\x20\x7f-\x9f]+(?:\.[^@.\x00-\x20\x7f-\x9f]+)+$")]
     pub email: Option<String>,
+    /// 1 to 50 letters, spaces, hyphens, apostrophes and full stops.
+    #[schema(min_length = 1, max_length = 50, pattern = r"^[\p{L}'.’-](?:[\p{L} '.’-]{0,48}[\p{L}'.’-])?$")]
     pub first_name: Option<String>,
+    #[schema(min_length = 1, max_length = 50, pattern = r"^[\p{L}'.’-](?:[\p{L} '.’-]{0,48}[\p{L}'.’-])?$")]
     pub last_name: Option<String>,
-    /// International format; empty removes it.
+    /// International format: `+` then 8 to 15 digits (spaces, hyphens and brackets are dropped);
+    /// empty removes it.
+    #[schema(pattern = r"^[\t\n\x0b\x0c\r ()-]*(?:\+(?:[\t\n\x0b\x0c\r ()-]*[0-9]){8,15}[\t\n\x0b\x0c\r ()-]*)?$")]
     pub phone: Option<String>,
-    /// `YYYY-MM-DD`; empty removes it.
+    /// `YYYY-MM-DD`, a real date in the past, at most 120 years ago; empty removes it.
+    #[schema(pattern = r"^(?:[0-9]{4}-[0-9]{2}-[0-9]{2})?$")]
     pub birth_date: Option<String>,
     /// Replaces the whole address; all fields empty clears it.
     pub address: Option<AddressBody>,
     /// Identities to link (the tenant's handles, e.g. `qff_number`); an empty identifier unlinks.
-    pub identities: Option<Vec<IdentityBody>>,
+    pub identities: Option<Vec<IdentityInput>>,
 }
 
 /// Changes the caller's own profile: all of it, or nothing when any field is invalid.
@@ -174,14 +204,18 @@ pub async fn update_profile(State(s): State<AppState>, m: Member, body: Result<J
 
 #[derive(Deserialize, ToSchema)]
 pub struct AttributeValue {
-    /// Empty removes the attribute. Sizes are JSON text: `{"system":"AU","size":"10","fit":"regular"}`.
+    /// Empty removes the attribute. `locale:language`: one of en, it, es, fr, ar, de, el, th.
+    /// Sizes are JSON text: `{"system":"AU","size":"10","fit":"regular"}` from the tenant's size
+    /// chart. `preference:store`: a location handle. At most 1024 bytes of UTF-8 once trimmed
+    /// (1024 characters of ASCII).
+    #[schema(max_length = 1024)]
     pub value: String,
 }
 
 /// Sets one custom attribute, `namespace:handle`: `locale:language`, `size:tops|bottoms|dresses|shoes`,
 /// `preference:store`. Other namespaces are refused.
 #[utoipa::path(put, path = "/api/profile/attributes/custom/{key}", tag = "profile", request_body = AttributeValue,
-    params(("key" = String, Path, description = "`namespace:handle`, e.g. `locale:language`")), security(("bearer" = [])),
+    params(("key" = String, Path, description = "`namespace:handle`, e.g. `locale:language`", pattern = r"^[a-z][a-z0-9_]{0,31}:[a-z][a-z0-9_]{0,31}$")), security(("bearer" = [])),
     responses((status = 200, body = ProfileBody), (status = 401, body = crate::error::ErrorBody),
         (status = 403, body = crate::error::ErrorBody),
         (status = 422, description = "Unknown attribute (`errors.key`) or bad value (`errors.value`)", body = crate::error::ErrorBody)))]
@@ -244,11 +278,14 @@ pub async fn consent_history(State(s): State<AppState>, m: Member) -> ApiResult<
 
 #[derive(Deserialize, IntoParams)]
 pub struct PageQuery {
-    /// 1-based page number.
+    /// 1-based page number (0 is read as 1).
+    #[param(value_type = Option<i64>, minimum = 0, maximum = 4294967295_i64)]
     pub page: Option<u32>,
-    /// Items per page, at most 100 (default 20).
+    /// Items per page: 0 is read as 20 (the default), more than 100 as 100.
+    #[param(value_type = Option<i64>, minimum = 0, maximum = 4294967295_i64)]
     pub per_page: Option<u32>,
     /// `-transacted_at` (newest first, the default) or `transacted_at`.
+    #[param(pattern = "^-?transacted_at$")]
     pub sort: Option<String>,
     /// `product` adds each item's product.
     pub include: Option<String>,
@@ -322,7 +359,8 @@ pub struct TransactionPage {
 
 /// The caller's transactions, newest first, with items and products.
 #[utoipa::path(get, path = "/api/profile/transactions", tag = "profile", params(PageQuery), security(("bearer" = [])),
-    responses((status = 200, body = TransactionPage), (status = 401, body = crate::error::ErrorBody)))]
+    responses((status = 200, body = TransactionPage), (status = 401, body = crate::error::ErrorBody),
+        (status = 422, description = "Unknown `sort` (`errors.sort`)", body = crate::error::ErrorBody)))]
 pub async fn transactions(State(s): State<AppState>, m: Member, Query(q): Query<PageQuery>) -> ApiResult<Json<TransactionPage>> {
     let oldest_first = match q.sort.as_deref() {
         None | Some("-transacted_at") => false,
@@ -370,10 +408,12 @@ pub async fn transactions(State(s): State<AppState>, m: Member, Query(q): Query<
 
 #[derive(Deserialize, ToSchema)]
 pub struct LinkRequest {
-    /// A list item of one of the caller's connections.
+    /// A list item of one of the caller's connections. Absent or empty answers 422 "Invalid Arguments".
+    #[schema(value_type = String, required = true, min_length = 1, pattern = r"[^\t\n\x0b\x0c\r ]")]
     pub product_list_item_id: Option<String>,
     /// Only `link`.
     #[serde(rename = "type")]
+    #[schema(value_type = String, required = true, pattern = "^link$")]
     pub kind: Option<String>,
 }
 
@@ -384,7 +424,8 @@ pub struct LinkResponse {
 
 /// Links one of the caller's purchased items to one of their list items. A missing list item
 /// answers "Invalid Arguments"; any other failure "Error assigning item".
-#[utoipa::path(post, path = "/api/profile/transactions/items/{id}/list-item", tag = "profile", params(("id" = String, Path)),
+#[utoipa::path(post, path = "/api/profile/transactions/items/{id}/list-item", tag = "profile",
+    params(("id" = String, Path, description = "A purchased item's id (`items[].id` of a transaction); blank answers 422 \"Invalid Arguments\"", pattern = r"[^\t\n\x0b\x0c\r ]")),
     request_body = LinkRequest, security(("bearer" = [])),
     responses((status = 200, body = LinkResponse), (status = 404, description = "Not the caller's item", body = crate::error::ErrorBody),
         (status = 422, body = crate::error::ErrorBody)))]
@@ -411,11 +452,18 @@ pub async fn link_list_item(
 #[derive(Deserialize, ToSchema)]
 pub struct ClaimRequest {
     /// A location handle (see `GET /api/geolocation`).
+    #[schema(min_length = 1)]
     pub store: String,
-    /// The purchase's date in the tenant's zone, `YYYY-MM-DD`.
+    /// The purchase's date in the tenant's zone, `YYYY-MM-DD`: not in the future, and within the
+    /// claim window (`components.claims.windowDays`, demo 30 days).
+    #[schema(pattern = r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")]
     pub date: String,
+    /// Letters, digits and hyphens as printed, at most 32.
+    #[schema(pattern = r"^[A-Za-z0-9-]{1,32}$")]
     pub receipt_number: String,
-    /// Dollars as a decimal string, e.g. `59.95`.
+    /// Dollars as a decimal string greater than 0: at most 7 whole digits and 2 decimals, e.g.
+    /// `59.95`; a leading `$` and thousands separators are allowed (`$1,200.05`).
+    #[schema(pattern = r"^\$*(?=[^1-9]*[1-9])(?:,*[0-9]){0,7},*(?:\.(?:,*[0-9]){0,2},*)?$")]
     pub amount: String,
 }
 

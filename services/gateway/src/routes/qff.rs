@@ -87,9 +87,11 @@ pub async fn points(State(s): State<AppState>, m: Member) -> ApiResult<Json<QffP
 #[derive(Deserialize, ToSchema)]
 pub struct CheckRequest {
     /// 6 to 10 digits; spaces are ignored.
+    #[schema(pattern = r"^[\t\n\x0b\x0c\r ]*(?:[0-9][\t\n\x0b\x0c\r ]*){6,10}$")]
     pub qff_number: String,
-    /// The last name on the airline account; the member's own when absent.
+    /// The last name on the airline account, up to 100 characters; the member's own when absent or empty.
     #[serde(default)]
+    #[schema(max_length = 100)]
     pub last_name: Option<String>,
 }
 
@@ -135,12 +137,24 @@ pub async fn link(State(s): State<AppState>, m: Member, body: Result<Json<CheckR
     Ok(Json(s.clients.qff.clone().link(m.request(req)).await?.into_inner().into()))
 }
 
+/// Why the member unlinks.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+#[schema(rename_all = "snake_case")]
+pub enum UnlinkReason {
+    WrongAccount,
+    NotUsing,
+    Privacy,
+    Other,
+}
+
 #[derive(Deserialize, ToSchema)]
 pub struct UnlinkRequest {
-    /// `wrong_account`, `not_using`, `privacy` or `other`.
+    #[schema(value_type = UnlinkReason)]
     pub reason: String,
     /// Up to 500 characters.
     #[serde(default)]
+    #[schema(max_length = 500)]
     pub comment: Option<String>,
 }
 
@@ -159,9 +173,11 @@ pub async fn unlink(State(s): State<AppState>, m: Member, body: Result<Json<Unli
 
 #[derive(Deserialize, IntoParams)]
 pub struct HistoryQuery {
-    /// 1-based page number.
+    /// 1-based page number (0 is read as 1).
+    #[param(value_type = Option<i64>, minimum = 0, maximum = 4294967295_i64)]
     pub page: Option<u32>,
-    /// Entries per page, at most 100 (default 20).
+    /// Entries per page: 0 is read as 1, more than 100 as 100 (default 20).
+    #[param(value_type = Option<i64>, minimum = 0, maximum = 4294967295_i64)]
     pub per_page: Option<u32>,
 }
 
@@ -252,8 +268,29 @@ pub async fn conversions(State(s): State<AppState>, m: Member) -> ApiResult<Json
 
 #[derive(Deserialize, ToSchema)]
 pub struct ConvertRequest {
-    /// The member's points to convert: a whole number of blocks.
+    /// The member's points to convert: a whole number of blocks
+    /// (`components.qantas.redemption.blockSize`, demo 1000); another number answers 422 `errors.points`.
+    #[schema(minimum = 1, maximum = 9007199254740991_i64)]
+    #[serde(deserialize_with = "whole_number")]
     pub points: i64,
+}
+
+/// A JSON number that is a whole number, however it is written: `2000` or `2000.0` (JSON
+/// Schema's `integer` is a value, not a spelling). A fraction, or a number beyond ±2^53 written
+/// as a float, is refused.
+fn whole_number<'de, D: serde::Deserializer<'de>>(d: D) -> Result<i64, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Number {
+        Int(i64),
+        Float(f64),
+    }
+    const EXACT: f64 = 9_007_199_254_740_992.0;
+    match Number::deserialize(d)? {
+        Number::Int(n) => Ok(n),
+        Number::Float(f) if f.fract() == 0.0 && f.abs() <= EXACT => Ok(f as i64),
+        Number::Float(f) => Err(serde::de::Error::custom(format!("points: {f} is not a whole number"))),
+    }
 }
 
 #[derive(Serialize, ToSchema)]
@@ -267,7 +304,8 @@ pub struct ConversionResponse {
 /// answer in time; settled automatically); 422 failed (refused; points given back). A retry
 /// with the same key gets the first answer again (`Idempotent-Replayed: true`).
 #[utoipa::path(post, path = "/api/qff/redeem", tag = "qff", request_body = ConvertRequest,
-    params(("Idempotency-Key" = String, Header, description = "New for each conversion; repeat it to retry safely")),
+    params(("Idempotency-Key" = String, Header, description = "New for each conversion; repeat it to retry safely",
+        min_length = 1, max_length = 255, pattern = "^[!-~]+$")),
     security(("bearer" = [])),
     responses((status = 200, description = "Completed", body = ConversionResponse, headers(("Idempotent-Replayed" = String, description = "`true` on a retry's answer"))),
         (status = 202, description = "Pending: the airline has not confirmed yet", body = ConversionResponse),

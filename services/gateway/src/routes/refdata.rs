@@ -102,8 +102,10 @@ pub async fn geolocation_age(State(s): State<AppState>) -> ApiResult<Json<Age>> 
 #[derive(Deserialize, IntoParams)]
 pub struct Position {
     /// Degrees, -90 to 90. With `longitude`, orders the locations nearest first.
+    #[param(value_type = Option<f64>, minimum = -90, maximum = 90)]
     pub latitude: Option<String>,
     /// Degrees, -180 to 180.
+    #[param(value_type = Option<f64>, minimum = -180, maximum = 180)]
     pub longitude: Option<String>,
 }
 

@@ -34,6 +34,7 @@ mod sessions;
 mod staff;
 mod config;
 mod pending;
+mod contract;
 mod profile;
 mod details;
 mod orders;

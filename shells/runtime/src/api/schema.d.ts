@@ -925,21 +925,32 @@ export interface components {
          *     subdivision's short code (e.g. `VIC`); empty strings when unset.
          */
         AddressBody: {
-            /** @default  */
+            /**
+             * @description Required unless every field is empty; up to 60 characters, no control characters.
+             * @default
+             */
             city: string;
             /**
-             * @description iso_2, iso_3 or name, any case.
+             * @description iso_2, iso_3 or name, any case, of an ISO 3166-1 country. Required unless every field is empty.
              * @default
              */
             country: string;
-            /** @default  */
+            /**
+             * @description Required unless every field is empty; up to 100 characters, no control characters.
+             * @default
+             */
             line1: string;
             /** @default  */
             line2: string;
-            /** @default  */
+            /**
+             * @description AU: 4 digits; US: 5 digits, optionally `-` and 4 more; elsewhere up to 10 letters, digits,
+             *     spaces and hyphens. Required unless every field is empty.
+             * @default
+             */
             postcode: string;
             /**
-             * @description Code (`AU-VIC`), short code (`VIC`) or name (`Victoria`), any case.
+             * @description Code (`AU-VIC`), short code (`VIC`) or name (`Victoria`), any case, of a subdivision of
+             *     `country`; required for AU, US and CA.
              * @default
              */
             state: string;
@@ -952,7 +963,12 @@ export interface components {
             age: number;
         };
         AttributeValue: {
-            /** @description Empty removes the attribute. Sizes are JSON text: `{"system":"AU","size":"10","fit":"regular"}`. */
+            /**
+             * @description Empty removes the attribute. `locale:language`: one of en, it, es, fr, ar, de, el, th.
+             *     Sizes are JSON text: `{"system":"AU","size":"10","fit":"regular"}` from the tenant's size
+             *     chart. `preference:store`: a location handle. At most 1024 bytes of UTF-8 once trimmed
+             *     (1024 characters of ASCII).
+             */
             value: string;
         };
         Attributes: {
@@ -1043,7 +1059,7 @@ export interface components {
             valid_days: number;
         };
         CheckRequest: {
-            /** @description The last name on the airline account; the member's own when absent. */
+            /** @description The last name on the airline account, up to 100 characters; the member's own when absent or empty. */
             last_name?: string | null;
             /** @description 6 to 10 digits; spaces are ignored. */
             qff_number: string;
@@ -1073,10 +1089,17 @@ export interface components {
             data: components["schemas"]["ClaimBody"][];
         };
         ClaimRequest: {
-            /** @description Dollars as a decimal string, e.g. `59.95`. */
+            /**
+             * @description Dollars as a decimal string greater than 0: at most 7 whole digits and 2 decimals, e.g.
+             *     `59.95`; a leading `$` and thousands separators are allowed (`$1,200.05`).
+             */
             amount: string;
-            /** @description The purchase's date in the tenant's zone, `YYYY-MM-DD`. */
+            /**
+             * @description The purchase's date in the tenant's zone, `YYYY-MM-DD`: not in the future, and within the
+             *     claim window (`components.claims.windowDays`, demo 30 days).
+             */
             date: string;
+            /** @description Letters, digits and hyphens as printed, at most 32. */
             receipt_number: string;
             /** @description A location handle (see `GET /api/geolocation`). */
             store: string;
@@ -1134,6 +1157,7 @@ export interface components {
             data: components["schemas"]["ConnectionBody"];
         };
         ConnectionUpdate: {
+            /** @description 1 to 80 characters (surrounding spaces trimmed), no control characters. */
             name: string;
         };
         /** @description The kinds of connection a member may create (`components.connections`). */
@@ -1188,7 +1212,8 @@ export interface components {
         ConvertRequest: {
             /**
              * Format: int64
-             * @description The member's points to convert: a whole number of blocks.
+             * @description The member's points to convert: a whole number of blocks
+             *     (`components.qantas.redemption.blockSize`, demo 1000); another number answers 422 `errors.points`.
              */
             points: number;
         };
@@ -1269,7 +1294,18 @@ export interface components {
             meta: components["schemas"]["PageMeta"];
         };
         IdentityBody: {
+            /** @description `email`, `qff_number` or one of the tenant's `components.profile.identities`. */
             handle: string;
+            identifier: string;
+        };
+        /** @description An identity the member links or unlinks themselves. */
+        IdentityInput: {
+            /**
+             * @description One of the tenant's `components.profile.identities` (demo: `loyalty_card`); `email` and
+             *     `qff_number` are refused here (422), as is a handle listed twice.
+             */
+            handle: string;
+            /** @description Up to 32 letters, digits and hyphens (spaces are dropped); empty unlinks. */
             identifier: string;
         };
         ImpersonateRequest: {
@@ -1291,10 +1327,10 @@ export interface components {
             token: string;
         };
         LinkRequest: {
-            /** @description A list item of one of the caller's connections. */
-            product_list_item_id?: string | null;
+            /** @description A list item of one of the caller's connections. Absent or empty answers 422 "Invalid Arguments". */
+            product_list_item_id: string;
             /** @description Only `link`. */
-            type?: string | null;
+            type: string;
         };
         LinkResponse: {
             data: components["schemas"]["ListItemLinkBody"];
@@ -1363,19 +1399,43 @@ export interface components {
             available: boolean;
         };
         NewConnection: {
-            /** @description One of the tenant's `components.connections.definitions` ids, e.g. `wishlist`. */
+            /**
+             * @description One of the tenant's `components.connections.definitions` ids, e.g. `wishlist`; another
+             *     answers 422 `errors.definition_id`.
+             */
             definition_id: string;
+            /** @description Up to 80 characters are kept; empty or absent: the definition's name. */
             name?: string | null;
         };
         NewList: {
-            /** @description Lowercase letters, digits, `-` and `_`, e.g. `wishlist`; unique within the connection. */
-            handle?: string | null;
+            /**
+             * @description Lowercase letters, digits, `-` and `_`, e.g. `wishlist`; unique within the connection.
+             *     Required: absent or empty answers 422 `errors.handle`.
+             */
+            handle: string;
+            /** @description Up to 80 characters, no control characters; empty or absent: the handle. */
             name?: string | null;
         };
+        /** @description Give `product_variant_id`, `product_id` or both. */
         NewListItem: {
+            /** @description A catalogue product id: printable ASCII, no spaces. This or `product_variant_id` is required. */
             product_id?: string | null;
+            /** @description A catalogue variant id: printable ASCII, no spaces. This or `product_id` is required. */
+            product_variant_id: string;
+            /**
+             * @description Where the item was added from (default `profile-portal`): lowercase letters, digits, `-`
+             *     and `_`.
+             */
+            source?: string | null;
+        } | {
+            /** @description A catalogue product id: printable ASCII, no spaces. This or `product_variant_id` is required. */
+            product_id: string;
+            /** @description A catalogue variant id: printable ASCII, no spaces. This or `product_id` is required. */
             product_variant_id?: string | null;
-            /** @description Where the item was added from (default `profile-portal`). */
+            /**
+             * @description Where the item was added from (default `profile-portal`): lowercase letters, digits, `-`
+             *     and `_`.
+             */
             source?: string | null;
         };
         PageMeta: {
@@ -1449,14 +1509,19 @@ export interface components {
         /** @description The member's own fields. Every key is optional; only the keys sent change. */
         ProfileUpdate: {
             address?: null | components["schemas"]["AddressBody"];
-            /** @description `YYYY-MM-DD`; empty removes it. */
+            /** @description `YYYY-MM-DD`, a real date in the past, at most 120 years ago; empty removes it. */
             birth_date?: string | null;
+            /** @description `local@domain.tld`, at most 254 characters; stored lower-cased. */
             email?: string | null;
+            /** @description 1 to 50 letters, spaces, hyphens, apostrophes and full stops. */
             first_name?: string | null;
             /** @description Identities to link (the tenant's handles, e.g. `qff_number`); an empty identifier unlinks. */
-            identities?: components["schemas"]["IdentityBody"][] | null;
+            identities?: components["schemas"]["IdentityInput"][] | null;
             last_name?: string | null;
-            /** @description International format; empty removes it. */
+            /**
+             * @description International format: `+` then 8 to 15 digits (spaces, hyphens and brackets are dropped);
+             *     empty removes it.
+             */
             phone?: string | null;
         };
         /**
@@ -1495,7 +1560,7 @@ export interface components {
             redemption: components["schemas"]["RedemptionRules"];
         };
         RedeemRequest: {
-            /** @description A catalogue item's id. */
+            /** @description A catalogue item's id (`GET /api/profile/rewards/catalogue`); another answers 422 `errors.catalogue_id`. */
             catalogue_id: string;
         };
         RedemptionBody: {
@@ -1723,11 +1788,15 @@ export interface components {
             data: components["schemas"]["TransactionBody"][];
             meta: components["schemas"]["PageMeta"];
         };
+        /**
+         * @description Why the member unlinks.
+         * @enum {string}
+         */
+        UnlinkReason: "wrong_account" | "not_using" | "privacy" | "other";
         UnlinkRequest: {
             /** @description Up to 500 characters. */
             comment?: string | null;
-            /** @description `wrong_account`, `not_using`, `privacy` or `other`. */
-            reason: string;
+            reason: components["schemas"]["UnlinkReason"];
         };
         ValidateResponse: {
             data: components["schemas"]["ValidatedMember"];
@@ -1772,6 +1841,15 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
+            /** @description The body is not JSON, not of this call's shape, or sent without `Content-Type: application/json` (`errors.body`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Invalid email */
             422: {
                 headers: {
@@ -1783,6 +1861,15 @@ export interface operations {
             };
             /** @description Too many attempts */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A service is down or too slow; try again after `Retry-After` seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1813,6 +1900,15 @@ export interface operations {
                     "application/json": components["schemas"]["Availability"];
                 };
             };
+            /** @description The body is not JSON, not of this call's shape, or sent without `Content-Type: application/json` (`errors.body`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1822,6 +1918,15 @@ export interface operations {
                 };
             };
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A service is down or too slow; try again after `Retry-After` seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1852,6 +1957,15 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
+            /** @description The body is not JSON, not of this call's shape, or sent without `Content-Type: application/json` (`errors.body`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Address in use */
             409: {
                 headers: {
@@ -1871,6 +1985,15 @@ export interface operations {
                 };
             };
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A service is down or too slow; try again after `Retry-After` seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1901,6 +2024,15 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
+            /** @description The body is not JSON, not of this call's shape, or sent without `Content-Type: application/json` (`errors.body`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1910,6 +2042,15 @@ export interface operations {
                 };
             };
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A service is down or too slow; try again after `Retry-After` seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1940,6 +2081,15 @@ export interface operations {
                     "application/json": components["schemas"]["Session"];
                 };
             };
+            /** @description The body is not JSON, not of this call's shape, or sent without `Content-Type: application/json` (`errors.body`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Expired, used or invalid link */
             401: {
                 headers: {
@@ -1950,6 +2100,15 @@ export interface operations {
                 };
             };
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A service is down or too slow; try again after `Retry-After` seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1969,9 +2128,9 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
-                "application/json": components["schemas"]["ImpersonateRequest"];
+                "application/json": null | components["schemas"]["ImpersonateRequest"];
             };
         };
         responses: {
@@ -1981,6 +2140,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Impersonation"];
+                };
+            };
+            /** @description The body is not JSON, not of this call's shape, or sent without `Content-Type: application/json` (`errors.body`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             401: {
@@ -2000,6 +2168,15 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A service is down or too slow; try again after `Retry-After` seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2033,6 +2210,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Staff viewing a member's account cannot make changes */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A service is down or too slow; try again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     magic_link: {
@@ -2056,6 +2251,15 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
+            /** @description The body is not JSON, not of this call's shape, or sent without `Content-Type: application/json` (`errors.body`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2065,6 +2269,15 @@ export interface operations {
                 };
             };
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A service is down or too slow; try again after `Retry-After` seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2095,6 +2308,15 @@ export interface operations {
                     "application/json": components["schemas"]["MemberList"];
                 };
             };
+            /** @description The body is not JSON, not of this call's shape, or sent without `Content-Type: application/json` (`errors.body`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2104,6 +2326,15 @@ export interface operations {
                 };
             };
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A service is down or too slow; try again after `Retry-After` seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2134,6 +2365,15 @@ export interface operations {
                     "application/json": components["schemas"]["Message"];
                 };
             };
+            /** @description The body is not JSON, not of this call's shape, or sent without `Content-Type: application/json` (`errors.body`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2143,6 +2383,15 @@ export interface operations {
                 };
             };
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A service is down or too slow; try again after `Retry-After` seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2173,6 +2422,15 @@ export interface operations {
                     "application/json": components["schemas"]["Session"];
                 };
             };
+            /** @description The body is not JSON, not of this call's shape, or sent without `Content-Type: application/json` (`errors.body`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2197,6 +2455,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A service is down or too slow; try again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     benefit_definition: {
@@ -2204,7 +2471,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: string;
+                /** @description A definition id: a whole number; anything else answers 404 */
+                id: number;
             };
             cookie?: never;
         };
@@ -2234,6 +2502,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A service is down or too slow; try again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     config: {
@@ -2251,6 +2528,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PublicConfig"];
+                };
+            };
+            /** @description A service is down or too slow; try again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -2272,12 +2558,21 @@ export interface operations {
                     "application/json": components["schemas"]["Age"];
                 };
             };
+            /** @description A service is down or too slow; try again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     list: {
         parameters: {
             query?: {
-                /** @description At most 500 (the default). */
+                /** @description At most 500 (the default; 0 and more than 500 are read as 500). */
                 "page[size]"?: number | null;
             };
             header?: never;
@@ -2294,7 +2589,25 @@ export interface operations {
                     "application/json": components["schemas"]["ConnectionList"];
                 };
             };
+            /** @description The query string is malformed (`errors.query`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A service is down or too slow; try again after `Retry-After` seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2325,7 +2638,25 @@ export interface operations {
                     "application/json": components["schemas"]["ConnectionResponse"];
                 };
             };
+            /** @description The body is not JSON, not of this call's shape, or sent without `Content-Type: application/json` (`errors.body`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Staff viewing a member's account cannot make changes */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2344,6 +2675,15 @@ export interface operations {
             };
             /** @description Unknown definition */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A service is down or too slow; try again after `Retry-After` seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2372,7 +2712,25 @@ export interface operations {
                     "application/json": components["schemas"]["ConnectionResponse"];
                 };
             };
+            /** @description Not signed in, or the session has expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A service is down or too slow; try again after `Retry-After` seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2405,6 +2763,33 @@ export interface operations {
                     "application/json": components["schemas"]["ConnectionResponse"];
                 };
             };
+            /** @description The body is not JSON, not of this call's shape, or sent without `Content-Type: application/json` (`errors.body`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Staff viewing a member's account cannot make changes */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2414,6 +2799,15 @@ export interface operations {
                 };
             };
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A service is down or too slow; try again after `Retry-After` seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2441,7 +2835,34 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description Not signed in, or the session has expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Staff viewing a member's account cannot make changes */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A service is down or too slow; try again after `Retry-After` seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2473,7 +2894,34 @@ export interface operations {
                     "application/json": components["schemas"]["Lists"];
                 };
             };
+            /** @description The query string is malformed (`errors.query`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A service is down or too slow; try again after `Retry-After` seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2506,6 +2954,33 @@ export interface operations {
                     "application/json": components["schemas"]["ListResponse"];
                 };
             };
+            /** @description The body is not JSON, not of this call's shape, or sent without `Content-Type: application/json` (`errors.body`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Staff viewing a member's account cannot make changes */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2524,6 +2999,15 @@ export interface operations {
                 };
             };
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A service is down or too slow; try again after `Retry-After` seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2566,6 +3050,33 @@ export interface operations {
                     "application/json": components["schemas"]["ListItemResponse"];
                 };
             };
+            /** @description The body is not JSON, not of this call's shape, or sent without `Content-Type: application/json` (`errors.body`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Staff viewing a member's account cannot make changes */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2575,6 +3086,15 @@ export interface operations {
                 };
             };
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A service is down or too slow; try again after `Retry-After` seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2601,6 +3121,15 @@ export interface operations {
                     "application/json": components["schemas"]["CountryList"];
                 };
             };
+            /** @description A service is down or too slow; try again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     countries_age: {
@@ -2620,15 +3149,24 @@ export interface operations {
                     "application/json": components["schemas"]["Age"];
                 };
             };
+            /** @description A service is down or too slow; try again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     geolocation: {
         parameters: {
             query?: {
                 /** @description Degrees, -90 to 90. With `longitude`, orders the locations nearest first. */
-                latitude?: string | null;
+                latitude?: number | null;
                 /** @description Degrees, -180 to 180. */
-                longitude?: string | null;
+                longitude?: number | null;
             };
             header?: never;
             path?: never;
@@ -2644,8 +3182,26 @@ export interface operations {
                     "application/json": components["schemas"]["Geolocation"];
                 };
             };
+            /** @description The query string is malformed (`errors.query`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Bad coordinates */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A service is down or too slow; try again after `Retry-After` seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2670,6 +3226,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Age"];
+                };
+            };
+            /** @description A service is down or too slow; try again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };
@@ -2738,6 +3303,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A service is down or too slow; try again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     update_profile: {
@@ -2759,6 +3333,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ProfileBody"];
+                };
+            };
+            /** @description The body is not JSON, not of this call's shape, or sent without `Content-Type: application/json` (`errors.body`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             401: {
@@ -2796,6 +3379,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A service is down or too slow; try again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     access_log: {
@@ -2816,6 +3408,15 @@ export interface operations {
                 };
             };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A service is down or too slow; try again after `Retry-After` seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2848,6 +3449,15 @@ export interface operations {
                     "application/json": components["schemas"]["ProfileBody"];
                 };
             };
+            /** @description The body is not JSON, not of this call's shape, or sent without `Content-Type: application/json` (`errors.body`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2866,6 +3476,15 @@ export interface operations {
             };
             /** @description Unknown preference keys in `errors` */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A service is down or too slow; try again after `Retry-After` seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2900,6 +3519,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A service is down or too slow; try again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     set_custom_attribute: {
@@ -2926,6 +3554,15 @@ export interface operations {
                     "application/json": components["schemas"]["ProfileBody"];
                 };
             };
+            /** @description The body is not JSON, not of this call's shape, or sent without `Content-Type: application/json` (`errors.body`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2942,8 +3579,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Nothing by that id for the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Unknown attribute (`errors.key`) or bad value (`errors.value`) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A service is down or too slow; try again after `Retry-After` seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2978,6 +3633,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A service is down or too slow; try again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     benefits: {
@@ -3005,6 +3669,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A service is down or too slow; try again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     activate_benefit: {
@@ -3012,7 +3685,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                id: string;
+                /** @description An offer id: a whole number; anything else answers 404 */
+                id: number;
             };
             cookie?: never;
         };
@@ -3061,6 +3735,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A service is down or too slow; try again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     list_claims: {
@@ -3081,6 +3764,15 @@ export interface operations {
                 };
             };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A service is down or too slow; try again after `Retry-After` seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3111,7 +3803,25 @@ export interface operations {
                     "application/json": components["schemas"]["ClaimResponse"];
                 };
             };
+            /** @description The body is not JSON, not of this call's shape, or sent without `Content-Type: application/json` (`errors.body`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Staff viewing a member's account cannot make changes */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3137,6 +3847,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A service is down or too slow; try again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     points: {
@@ -3144,9 +3863,9 @@ export interface operations {
             query?: {
                 /** @description `issued_at` (oldest first, the default) or `-issued_at` (newest first). */
                 sort?: string | null;
-                /** @description 1-based page number. */
+                /** @description 1-based page number (0 is read as 1). */
                 page?: number | null;
-                /** @description Entries per page, at most 100 (default 20). */
+                /** @description Entries per page: 0 is read as 20 (the default), more than 100 as 100. */
                 per_page?: number | null;
             };
             header?: never;
@@ -3163,6 +3882,15 @@ export interface operations {
                     "application/json": components["schemas"]["PointsPage"];
                 };
             };
+            /** @description The query string is malformed (`errors.query`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3173,6 +3901,15 @@ export interface operations {
             };
             /** @description Unknown sort (`errors.sort`) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A service is down or too slow; try again after `Retry-After` seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3207,6 +3944,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A service is down or too slow; try again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     rewards: {
@@ -3229,7 +3975,25 @@ export interface operations {
                     "application/json": components["schemas"]["RewardList"];
                 };
             };
+            /** @description The query string is malformed (`errors.query`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A service is down or too slow; try again after `Retry-After` seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3257,6 +4021,15 @@ export interface operations {
                 };
             };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A service is down or too slow; try again after `Retry-After` seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3336,6 +4109,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A service is down or too slow; try again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     reward: {
@@ -3343,8 +4125,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A reward id (a whole number) */
-                id: string;
+                /** @description A reward id: a whole number; anything else answers 404 */
+                id: number;
             };
             cookie?: never;
         };
@@ -3375,6 +4157,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A service is down or too slow; try again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     tiers: {
@@ -3395,6 +4186,15 @@ export interface operations {
                 };
             };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A service is down or too slow; try again after `Retry-After` seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3438,14 +4238,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A service is down or too slow; try again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     transactions: {
         parameters: {
             query?: {
-                /** @description 1-based page number. */
+                /** @description 1-based page number (0 is read as 1). */
                 page?: number | null;
-                /** @description Items per page, at most 100 (default 20). */
+                /** @description Items per page: 0 is read as 20 (the default), more than 100 as 100. */
                 per_page?: number | null;
                 /** @description `-transacted_at` (newest first, the default) or `transacted_at`. */
                 sort?: string | null;
@@ -3468,7 +4277,34 @@ export interface operations {
                     "application/json": components["schemas"]["TransactionPage"];
                 };
             };
+            /** @description The query string is malformed (`errors.query`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Unknown `sort` (`errors.sort`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A service is down or too slow; try again after `Retry-After` seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3483,6 +4319,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description A purchased item's id (`items[].id` of a transaction); blank answers 422 "Invalid Arguments" */
                 id: string;
             };
             cookie?: never;
@@ -3501,6 +4338,33 @@ export interface operations {
                     "application/json": components["schemas"]["LinkResponse"];
                 };
             };
+            /** @description The body is not JSON, not of this call's shape, or sent without `Content-Type: application/json` (`errors.body`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in, or the session has expired or was revoked */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Staff viewing a member's account cannot make changes */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Not the caller's item */
             404: {
                 headers: {
@@ -3511,6 +4375,15 @@ export interface operations {
                 };
             };
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A service is down or too slow; try again after `Retry-After` seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3545,14 +4418,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A service is down or too slow; try again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     history: {
         parameters: {
             query?: {
-                /** @description 1-based page number. */
+                /** @description 1-based page number (0 is read as 1). */
                 page?: number | null;
-                /** @description Entries per page, at most 100 (default 20). */
+                /** @description Entries per page: 0 is read as 1, more than 100 as 100 (default 20). */
                 per_page?: number | null;
             };
             header?: never;
@@ -3567,6 +4449,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HistoryPage"];
+                };
+            };
+            /** @description The query string is malformed (`errors.query`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             401: {
@@ -3616,6 +4507,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["QffPoints"];
+                };
+            };
+            /** @description The body is not JSON, not of this call's shape, or sent without `Content-Type: application/json` (`errors.body`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             401: {
@@ -3685,6 +4585,15 @@ export interface operations {
                     "application/json": components["schemas"]["QffPoints"];
                 };
             };
+            /** @description The body is not JSON, not of this call's shape, or sent without `Content-Type: application/json` (`errors.body`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3720,6 +4629,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A service is down or too slow; try again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     points: {
@@ -3740,6 +4658,15 @@ export interface operations {
                 };
             };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A service is down or too slow; try again after `Retry-After` seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3861,7 +4788,25 @@ export interface operations {
                     "application/json": components["schemas"]["ValidateResponse"];
                 };
             };
+            /** @description The body is not JSON, not of this call's shape, or sent without `Content-Type: application/json` (`errors.body`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Staff viewing a member's account cannot make changes */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
