@@ -109,11 +109,12 @@ recover() {
 refusals=()
 refused() {
   local out
+  rm -f "$work/h" "$work/b"
   out=$(curl -s -m 3 -D "$work/h" -o "$work/b" -w '%{http_code}' -X "$1" "$base$2" -H 'content-type: application/json' -d "$3" || true)
   if [ "$out" = 503 ] && grep -qi '^retry-after:' "$work/h" && python3 -c 'import json,sys; b=json.load(open(sys.argv[1])); assert b["error"] is True and b["status"]==503 and isinstance(b["errors"],dict)' "$work/b" 2>/dev/null; then
     refusals+=("ok   $1 $2 -> 503 Retry-After")
   else
-    refusals+=("FAIL $1 $2 -> $out $(head -c 200 "$work/b")")
+    refusals+=("FAIL $1 $2 -> $out $(head -c 200 "$work/b" 2>/dev/null || echo '(no answer within 3 s)')")
   fi
 }
 
