@@ -68,6 +68,7 @@ start gateway "$PORT" env PORT="$PORT" PORTAL_METRICS_PORT="${metrics[gateway]}"
 for s in gateway refdata connections profile qff auth; do
   echo "metrics: $s http://127.0.0.1:${metrics[$s]}/metrics"
 done
+echo "gRPC services: $(for s in refdata connections profile qff auth; do printf '%s=127.0.0.1:%s ' "$s" "${grpc[$s]}"; done)"
 echo "portal (split: gateway, 5 services, partner sandbox) ready on http://localhost:$PORT"
 while :; do
   for pid in "${pids[@]}"; do

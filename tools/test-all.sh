@@ -9,6 +9,8 @@
 #   5. e2e: the built portal on a free port with fresh embedded storage, driven by Chromium;
 #      then, when DATABASE_URL and REDIS_URL are set, the same suite against every service as
 #      its own process (deploy/run-split.sh) on PostgreSQL and Redis
+#   6. faults, when DATABASE_URL and REDIS_URL are set: the split topology under k6 load loses
+#      the profile service, then its own Redis, for 10 s each (deploy/faults/run.sh)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 logs=.cache/test-logs
@@ -81,6 +83,16 @@ if [ -n "${DATABASE_URL:-}" ] && [ -n "${REDIS_URL:-}" ]; then
   p=${p:-0}; f=${f:-0}
   [ "$e2e_rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
   add "$p" "$f"
+fi
+
+if [ -n "${DATABASE_URL:-}" ] && [ -n "${REDIS_URL:-}" ]; then
+  echo "== faults: a service, then Redis, down for 10 s under k6 load"
+  PORTAL_BIN=./target/debug/portal bash deploy/faults/run.sh 2>&1 | tee "$logs/faults.log"
+  if [ "${PIPESTATUS[0]}" -eq 0 ]; then
+    add 1 0
+  else
+    echo "FAILED: deploy/faults/run.sh"; add 0 1
+  fi
 fi
 
 echo

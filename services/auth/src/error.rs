@@ -32,6 +32,10 @@ pub enum AuthError {
     /// `PermissionDenied` (403)
     #[error("Not available in production mode")]
     DevOnly,
+    /// `Unavailable` (503 with `Retry-After`): without the KV there is no rate limit and no
+    /// one-time secret to check, so sign-in refuses rather than guess
+    #[error(transparent)]
+    Kv(#[from] portal_common::kv::KvError),
     /// `Internal`, logged
     #[error(transparent)]
     Db(#[from] sqlx::Error),
@@ -58,6 +62,7 @@ impl From<AuthError> for Status {
             AuthError::CodeLocked | AuthError::RateLimited => Status::new(Code::ResourceExhausted, msg),
             AuthError::Forbidden(_) | AuthError::DevOnly => Status::permission_denied(msg),
             AuthError::NotFound(_) => Status::not_found(msg),
+            AuthError::Kv(e) => e.into(),
             AuthError::Db(e) => portal_common::error::internal("auth storage", e),
             AuthError::Other(e) => portal_common::error::internal("auth", e),
             AuthError::Upstream(s) => s,

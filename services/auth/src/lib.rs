@@ -1,7 +1,8 @@
 //! The auth service: sign-in by one-time link or code, session tokens, logout, staff search and
 //! impersonation. One-time secrets live in the KV only as hashes and are redeemed with an atomic
 //! take, so each works exactly once however many requests race for it. Every sign-in and code
-//! route is rate limited per address and per client IP.
+//! route is rate limited per address and per client IP. Without the KV (Redis down) nothing can
+//! be counted or checked, so these routes refuse with `Unavailable` (503, `Retry-After`).
 mod delivery;
 mod error;
 mod keys;
@@ -421,7 +422,7 @@ impl AuthService for Auth {
         match verified.map_err(|_| AuthError::LinkUnusable)? {
             Ok(link) => {
                 // Single use: of any number of concurrent redemptions, one takes the record.
-                let record = inner.kv.take(&link_key(&link.jti)).await.map_err(AuthError::Other)?.ok_or(AuthError::LinkUnusable)?;
+                let record = inner.kv.take(&link_key(&link.jti)).await?.ok_or(AuthError::LinkUnusable)?;
                 let pending: Pending = serde_json::from_slice(&record).unwrap_or_default();
                 inner.record_activity(&link.pid, &pending).await?;
                 let (t, c) = inner.session(&link.pid, link.staff, now + inner.settings.session_ttl_secs, None)?;
@@ -439,7 +440,7 @@ impl AuthService for Auth {
                 if session.is_impersonation() {
                     return Err(AuthError::Forbidden("An impersonation session cannot be extended").into());
                 }
-                if !inner.kv.set_nx(&token::revoked_key(&session.jti), b"1", Some(Duration::from_secs((session.exp - now).max(1) as u64))).await.map_err(AuthError::Other)? {
+                if !inner.kv.set_nx(&token::revoked_key(&session.jti), b"1", Some(Duration::from_secs((session.exp - now).max(1) as u64))).await? {
                     return Err(AuthError::LinkUnusable.into());
                 }
                 let (t, c) = inner.session(&session.pid, session.staff, now + inner.settings.session_ttl_secs, None)?;
@@ -498,8 +499,8 @@ impl AuthService for Auth {
         let key = code_key(&inner.settings.tenant, &email);
         let record = CodeRecord { code_hash: code_hash(&key, &code), pid: acct.id.clone(), staff: acct.staff, redirect, pending };
         let ttl = Duration::from_secs(inner.ttl() as u64);
-        inner.kv.set(&key, &serde_json::to_vec(&record).map_err(|e| AuthError::Other(e.into()))?, Some(ttl)).await.map_err(AuthError::Other)?;
-        inner.kv.del(&format!("{key}:attempts")).await.map_err(AuthError::Other)?;
+        inner.kv.set(&key, &serde_json::to_vec(&record).map_err(|e| AuthError::Other(e.into()))?, Some(ttl)).await?;
+        inner.kv.del(&format!("{key}:attempts")).await?;
         let minutes = (inner.ttl() / 60).max(1);
         if r.channel == "sms" {
             let text = format!("{code} is your sign-in code. It expires in {minutes} minutes.");
@@ -527,18 +528,18 @@ impl AuthService for Auth {
         inner.limit("verify", Some(email.as_str()), ip.as_deref(), 3).await?;
         let key = code_key(&inner.settings.tenant, &email);
         let ttl = Duration::from_secs(inner.ttl() as u64);
-        let attempts = inner.kv.incr(&format!("{key}:attempts"), ttl).await.map_err(AuthError::Other)?;
+        let attempts = inner.kv.incr(&format!("{key}:attempts"), ttl).await?;
         if attempts > MAX_CODE_ATTEMPTS {
-            inner.kv.del(&key).await.map_err(AuthError::Other)?;
+            inner.kv.del(&key).await?;
             return Err(AuthError::CodeLocked.into());
         }
-        let raw = inner.kv.get(&key).await.map_err(AuthError::Other)?.ok_or(AuthError::CodeWrong)?;
+        let raw = inner.kv.get(&key).await?.ok_or(AuthError::CodeWrong)?;
         let record: CodeRecord = serde_json::from_slice(&raw).map_err(|e| AuthError::Other(e.into()))?;
         if record.code_hash != code_hash(&key, code) {
             return Err(AuthError::CodeWrong.into());
         }
         // Single use: of concurrent correct attempts, one takes the record.
-        if inner.kv.take(&key).await.map_err(AuthError::Other)?.is_none() {
+        if inner.kv.take(&key).await?.is_none() {
             return Err(AuthError::CodeWrong.into());
         }
         inner.record_activity(&record.pid, &record.pending).await?;

@@ -1,13 +1,54 @@
 //! The one KV interface for sessions, one-time links, rate limits and caches: in-process by
 //! default, Redis when `REDIS_URL` is set. Every operation the portal relies on for safety
 //! (`take`, `set_nx`, `incr`) is atomic on both backends.
+//!
+//! Redis down or slow is an answer, never a hang: every call gives up after `OP_TIMEOUT` with a
+//! `KvError`, which callers turn into a refusal (gRPC `Unavailable` with `retry-after`, so HTTP
+//! 503), never a guess. The connection is re-established in the background as soon as Redis
+//! answers again, without waiting for a member's request to notice.
 use async_trait::async_trait;
 use secrecy::ExposeSecret;
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, Weak};
 use std::time::{Duration, Instant};
 
 use crate::config::Settings;
+
+/// Longest wait for one KV call, reconnecting included. Redis answers in well under a
+/// millisecond; a call this slow means it is gone.
+pub const OP_TIMEOUT: Duration = Duration::from_millis(1000);
+/// Longest wait for a TCP connection to Redis, and for one reply on it.
+const CONNECT_TIMEOUT: Duration = Duration::from_millis(500);
+const RESPONSE_TIMEOUT: Duration = Duration::from_millis(500);
+/// While the connection is broken, how often the background task tries it again.
+const RECONNECT_EVERY: Duration = Duration::from_millis(100);
+/// What a member is told to wait while the KV is unavailable.
+pub const RETRY_AFTER_SECS: u64 = 5;
+
+/// The KV store did not answer: down, unreachable, or slower than `OP_TIMEOUT`. Whatever needed
+/// it (a revocation check, a rate limit, a one-time code) must refuse rather than guess; as a
+/// gRPC status it is `Unavailable` with a `retry-after` the gateway passes on as 503.
+#[derive(Debug, thiserror::Error)]
+#[error("KV store unavailable: {0}")]
+pub struct KvError(String);
+
+impl KvError {
+    fn new(e: impl std::fmt::Display) -> Self {
+        KvError(e.to_string())
+    }
+}
+
+impl From<KvError> for tonic::Status {
+    fn from(e: KvError) -> tonic::Status {
+        tracing::warn!(error = %e, "KV call failed");
+        let mut s = tonic::Status::unavailable("A service is unavailable, please try again shortly");
+        s.metadata_mut().insert("retry-after", RETRY_AFTER_SECS.into());
+        s
+    }
+}
+
+pub type KvResult<T> = Result<T, KvError>;
 
 #[async_trait]
 pub trait KvBackend: Send + Sync + 'static {
@@ -40,7 +81,7 @@ impl std::fmt::Debug for Kv {
 impl Kv {
     pub async fn connect(settings: &Settings) -> anyhow::Result<Kv> {
         let backend: Arc<dyn KvBackend> = match &settings.redis_url {
-            Some(url) => Arc::new(RedisKv::connect(url.expose_secret()).await?),
+            Some(url) => RedisKv::connect(url.expose_secret()).await?,
             // One store per process, so the services the launcher runs together share it
             // (revocations written by auth are seen by the gateway). Key prefixes separate users.
             None => PROCESS_STORE.get_or_init(|| Arc::new(MemoryKv::default())).clone(),
@@ -60,35 +101,40 @@ impl Kv {
     fn k(&self, key: &str) -> String {
         format!("{}{}", self.prefix, key)
     }
-    pub async fn get(&self, key: &str) -> anyhow::Result<Option<Vec<u8>>> {
-        measured("get", self.backend.get(&self.k(key))).await
+    pub async fn get(&self, key: &str) -> KvResult<Option<Vec<u8>>> {
+        within("get", self.backend.get(&self.k(key))).await
     }
-    pub async fn get_many(&self, keys: &[&str]) -> anyhow::Result<Vec<Option<Vec<u8>>>> {
+    pub async fn get_many(&self, keys: &[&str]) -> KvResult<Vec<Option<Vec<u8>>>> {
         let keys: Vec<String> = keys.iter().map(|k| self.k(k)).collect();
-        measured("get_many", self.backend.get_many(&keys)).await
+        within("get_many", self.backend.get_many(&keys)).await
     }
-    pub async fn set(&self, key: &str, value: &[u8], ttl: Option<Duration>) -> anyhow::Result<()> {
-        measured("set", self.backend.set(&self.k(key), value, ttl)).await
+    pub async fn set(&self, key: &str, value: &[u8], ttl: Option<Duration>) -> KvResult<()> {
+        within("set", self.backend.set(&self.k(key), value, ttl)).await
     }
-    pub async fn set_nx(&self, key: &str, value: &[u8], ttl: Option<Duration>) -> anyhow::Result<bool> {
-        measured("set_nx", self.backend.set_nx(&self.k(key), value, ttl)).await
+    pub async fn set_nx(&self, key: &str, value: &[u8], ttl: Option<Duration>) -> KvResult<bool> {
+        within("set_nx", self.backend.set_nx(&self.k(key), value, ttl)).await
     }
-    pub async fn take(&self, key: &str) -> anyhow::Result<Option<Vec<u8>>> {
-        measured("take", self.backend.take(&self.k(key))).await
+    pub async fn take(&self, key: &str) -> KvResult<Option<Vec<u8>>> {
+        within("take", self.backend.take(&self.k(key))).await
     }
-    pub async fn del(&self, key: &str) -> anyhow::Result<bool> {
-        measured("del", self.backend.del(&self.k(key))).await
+    pub async fn del(&self, key: &str) -> KvResult<bool> {
+        within("del", self.backend.del(&self.k(key))).await
     }
-    pub async fn incr(&self, key: &str, ttl: Duration) -> anyhow::Result<i64> {
-        measured("incr", self.backend.incr(&self.k(key), ttl)).await
+    pub async fn incr(&self, key: &str, ttl: Duration) -> KvResult<i64> {
+        within("incr", self.backend.incr(&self.k(key), ttl)).await
     }
 }
 
-/// Counts and times one operation for `/metrics` (`kv_operations_total`,
-/// `kv_operation_duration_seconds`); an error is Redis not answering.
-async fn measured<T>(op: &'static str, fut: impl std::future::Future<Output = anyhow::Result<T>>) -> anyhow::Result<T> {
+/// One backend call, bounded by `OP_TIMEOUT` (any failure is a `KvError`), counted and timed
+/// for `/metrics` (`kv_operations_total`, `kv_operation_duration_seconds`); an error is Redis
+/// not answering.
+async fn within<T>(op: &'static str, call: impl std::future::Future<Output = anyhow::Result<T>>) -> KvResult<T> {
     let start = Instant::now();
-    let r = fut.await;
+    let r = match tokio::time::timeout(OP_TIMEOUT, call).await {
+        Ok(Ok(v)) => Ok(v),
+        Ok(Err(e)) => Err(KvError::new(format!("{e:#}"))),
+        Err(_) => Err(KvError::new(format!("no answer within {OP_TIMEOUT:?}"))),
+    };
     metrics::histogram!("kv_operation_duration_seconds", "op" => op).record(start.elapsed().as_secs_f64());
     metrics::counter!("kv_operations_total", "op" => op, "outcome" => if r.is_ok() { "ok" } else { "error" }).increment(1);
     r
@@ -171,13 +217,70 @@ impl KvBackend for MemoryKv {
 
 struct RedisKv {
     conn: redis::aio::ConnectionManager,
+    /// Set when a call failed; the background task then pings until Redis answers again.
+    broken: AtomicBool,
 }
 
 impl RedisKv {
-    async fn connect(url: &str) -> anyhow::Result<Self> {
+    /// Connects (retrying for a few seconds while Redis starts) and starts the task that
+    /// re-establishes the connection after a failure.
+    async fn connect(url: &str) -> anyhow::Result<Arc<Self>> {
         let client = redis::Client::open(url)?;
-        let conn = redis::aio::ConnectionManager::new(client).await?;
-        Ok(Self { conn })
+        // No retries inside the manager: a reconnect that fails fails at once (the background
+        // task tries again), so no call waits on a backoff while Redis is down.
+        let config = redis::aio::ConnectionManagerConfig::new()
+            .set_number_of_retries(0)
+            .set_connection_timeout(CONNECT_TIMEOUT)
+            .set_response_timeout(RESPONSE_TIMEOUT);
+        let started = Instant::now();
+        let conn = loop {
+            match redis::aio::ConnectionManager::new_with_config(client.clone(), config.clone()).await {
+                Ok(c) => break c,
+                Err(e) if started.elapsed() < Duration::from_secs(10) => {
+                    tracing::info!(error = %e, "waiting for Redis");
+                    tokio::time::sleep(RECONNECT_EVERY).await;
+                }
+                Err(e) => return Err(anyhow::Error::new(e).context("connecting to Redis")),
+            }
+        };
+        let kv = Arc::new(Self { conn, broken: AtomicBool::new(false) });
+        tokio::spawn(Self::keep_connected(Arc::downgrade(&kv)));
+        Ok(kv)
+    }
+
+    /// After a failed call, pings every `RECONNECT_EVERY`: each failed ping makes the connection
+    /// manager start a new connection, so the first member request after Redis returns already
+    /// finds a live connection. Stops when the store is dropped.
+    async fn keep_connected(kv: Weak<RedisKv>) {
+        let mut tick = tokio::time::interval(RECONNECT_EVERY);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tick.tick().await;
+            let Some(kv) = kv.upgrade() else { return };
+            if !kv.broken.load(Ordering::Relaxed) {
+                continue;
+            }
+            let mut c = kv.conn.clone();
+            let ping = tokio::time::timeout(OP_TIMEOUT, redis::cmd("PING").query_async::<()>(&mut c)).await;
+            if matches!(ping, Ok(Ok(()))) {
+                tracing::info!("Redis answers again");
+                kv.broken.store(false, Ordering::Relaxed);
+            }
+        }
+    }
+
+    /// Runs one command on the shared connection, noting a failure for `keep_connected`.
+    async fn run<T: redis::FromRedisValue>(&self, cmd: &redis::Cmd) -> anyhow::Result<T> {
+        let mut c = self.conn.clone();
+        let r = cmd.query_async(&mut c).await;
+        self.note(r.is_err());
+        Ok(r?)
+    }
+
+    fn note(&self, failed: bool) {
+        if failed && !self.broken.swap(true, Ordering::Relaxed) {
+            tracing::warn!("Redis call failed; reconnecting in the background");
+        }
     }
 }
 
@@ -188,45 +291,38 @@ fn ttl_ms(ttl: Duration) -> u64 {
 #[async_trait]
 impl KvBackend for RedisKv {
     async fn get(&self, key: &str) -> anyhow::Result<Option<Vec<u8>>> {
-        let mut c = self.conn.clone();
-        Ok(redis::cmd("GET").arg(key).query_async(&mut c).await?)
+        self.run(redis::cmd("GET").arg(key)).await
     }
     async fn get_many(&self, keys: &[String]) -> anyhow::Result<Vec<Option<Vec<u8>>>> {
-        let mut c = self.conn.clone();
-        Ok(redis::cmd("MGET").arg(keys).query_async(&mut c).await?)
+        self.run(redis::cmd("MGET").arg(keys)).await
     }
     async fn set(&self, key: &str, value: &[u8], ttl: Option<Duration>) -> anyhow::Result<()> {
-        let mut c = self.conn.clone();
         let mut cmd = redis::cmd("SET");
         cmd.arg(key).arg(value);
         if let Some(t) = ttl {
             cmd.arg("PX").arg(ttl_ms(t));
         }
-        cmd.query_async::<()>(&mut c).await?;
-        Ok(())
+        self.run(&cmd).await
     }
     async fn set_nx(&self, key: &str, value: &[u8], ttl: Option<Duration>) -> anyhow::Result<bool> {
-        let mut c = self.conn.clone();
         let mut cmd = redis::cmd("SET");
         cmd.arg(key).arg(value).arg("NX");
         if let Some(t) = ttl {
             cmd.arg("PX").arg(ttl_ms(t));
         }
-        let r: Option<String> = cmd.query_async(&mut c).await?;
+        let r: Option<String> = self.run(&cmd).await?;
         Ok(r.is_some())
     }
     async fn take(&self, key: &str) -> anyhow::Result<Option<Vec<u8>>> {
-        let mut c = self.conn.clone();
-        Ok(redis::cmd("GETDEL").arg(key).query_async(&mut c).await?)
+        self.run(redis::cmd("GETDEL").arg(key)).await
     }
     async fn del(&self, key: &str) -> anyhow::Result<bool> {
-        let mut c = self.conn.clone();
-        let n: i64 = redis::cmd("DEL").arg(key).query_async(&mut c).await?;
+        let n: i64 = self.run(redis::cmd("DEL").arg(key)).await?;
         Ok(n > 0)
     }
     async fn incr(&self, key: &str, ttl: Duration) -> anyhow::Result<i64> {
         let mut c = self.conn.clone();
-        let (n, _): (i64, i64) = redis::pipe()
+        let r: Result<(i64, i64), _> = redis::pipe()
             .atomic()
             .cmd("INCR")
             .arg(key)
@@ -235,7 +331,8 @@ impl KvBackend for RedisKv {
             .arg(ttl_ms(ttl))
             .arg("NX")
             .query_async(&mut c)
-            .await?;
-        Ok(n)
+            .await;
+        self.note(r.is_err());
+        Ok(r?.0)
     }
 }

@@ -76,6 +76,10 @@ pub enum TokenError {
     WrongType,
     #[error("Token revoked")]
     Revoked,
+    /// Whether the token was revoked could not be checked (the KV did not answer): refused,
+    /// but as "try again shortly" (503), not as a sign-out.
+    #[error("Token revocation could not be checked")]
+    Unavailable,
 }
 
 /// An Ed25519 signing key with its key id.

@@ -141,3 +141,93 @@ async fn kv_in_process() {
 async fn kv_on_redis() {
     kv_contract(true).await;
 }
+
+/// A Redis server of the test's own, which it may stop and start again on the same port (the
+/// shared one must never be stopped). `None` unless `REDIS_URL` is set (Redis tests are on)
+/// and `redis-server` is installed.
+pub struct PrivateRedis {
+    pub port: u16,
+    child: Option<std::process::Child>,
+}
+
+impl PrivateRedis {
+    pub fn start() -> Option<PrivateRedis> {
+        if std::env::var("REDIS_URL").is_err() || std::process::Command::new("redis-server").arg("--version").output().is_err() {
+            eprintln!("skipped: needs REDIS_URL set and redis-server installed");
+            return None;
+        }
+        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let mut r = PrivateRedis { port, child: None };
+        r.up();
+        Some(r)
+    }
+
+    pub fn url(&self) -> String {
+        format!("redis://127.0.0.1:{}", self.port)
+    }
+
+    /// Starts it (again) on its port and waits until it accepts connections.
+    pub fn up(&mut self) {
+        let child = std::process::Command::new("redis-server")
+            .args(["--port", &self.port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .expect("redis-server starts");
+        self.child = Some(child);
+        for _ in 0..100 {
+            if std::net::TcpStream::connect(("127.0.0.1", self.port)).is_ok() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        panic!("redis-server did not listen on {}", self.port);
+    }
+
+    /// Kills it (as a crash would) and waits until it is gone.
+    pub fn down(&mut self) {
+        if let Some(mut c) = self.child.take() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+}
+
+impl Drop for PrivateRedis {
+    fn drop(&mut self) {
+        self.down();
+    }
+}
+
+/// Redis going away makes each call fail quickly with `KvError` (never a hang); when it comes
+/// back the store reconnects by itself, before any caller asks.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kv_on_a_redis_that_goes_away_fails_fast_and_reconnects_by_itself() {
+    let Some(mut redis) = PrivateRedis::start() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let s = Settings { data_dir: dir.path().to_path_buf(), kv_prefix: unique("t_") + ":", redis_url: Some(SecretString::from(redis.url())), ..Settings::default() };
+    let kv = Kv::connect(&s).await.unwrap();
+    kv.set("k", b"v", None).await.unwrap();
+
+    redis.down();
+    for _ in 0..5 {
+        let started = std::time::Instant::now();
+        let (got, took) = (kv.get("k").await, started.elapsed());
+        assert!(got.is_err(), "no answer from a stopped Redis");
+        assert!(took <= portal_common::kv::OP_TIMEOUT + Duration::from_millis(200), "no hang: {took:?}");
+        let started = std::time::Instant::now();
+        assert!(kv.incr("n", Duration::from_secs(60)).await.is_err(), "a rate limit cannot count, so it refuses");
+        assert!(started.elapsed() <= portal_common::kv::OP_TIMEOUT + Duration::from_millis(200));
+    }
+    let status = tonic::Status::from(kv.get("k").await.unwrap_err());
+    assert_eq!(status.code(), tonic::Code::Unavailable);
+    assert_eq!(status.metadata().get("retry-after").unwrap(), "5");
+
+    // Back, empty (no persistence): nobody calls for a second, then the first call succeeds.
+    redis.up();
+    tokio::time::sleep(Duration::from_millis(1000)).await;
+    let started = std::time::Instant::now();
+    assert_eq!(kv.get("k").await.expect("reconnected in the background"), None);
+    assert!(started.elapsed() < Duration::from_millis(200), "{:?}", started.elapsed());
+    kv.set("k", b"again", None).await.unwrap();
+    assert_eq!(kv.get("k").await.unwrap().as_deref(), Some(&b"again"[..]));
+}

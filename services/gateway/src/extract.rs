@@ -18,6 +18,11 @@ use std::sync::Arc;
 #[derive(Clone)]
 struct Verified(Arc<Claims>);
 
+/// The token could not be checked (the KV did not answer), noted by `identify` so the
+/// extractors answer 503 at once instead of asking the KV a second time.
+#[derive(Clone)]
+struct Unchecked;
+
 /// The client's address as the gateway saw it.
 #[derive(Clone)]
 pub struct ClientIp(pub Option<String>);
@@ -35,6 +40,11 @@ fn rejection(e: TokenError) -> ApiError {
     match e {
         TokenError::Expired => ApiError::unauthorized("Your secure visit has expired. Please log in again"),
         TokenError::Revoked => ApiError::unauthorized("You have been logged out. Please log in again"),
+        TokenError::Unavailable => {
+            let mut e = ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "A service is unavailable, please try again shortly");
+            e.retry_after = Some(crate::error::RETRY_AFTER_SECS);
+            e
+        }
         _ => ApiError::unauthorized("Invalid token"),
     }
 }
@@ -44,12 +54,18 @@ pub async fn identify(State(state): State<AppState>, mut req: Request, next: Nex
     let ip = client_ip(peer, req.headers(), &state.trusted_proxies).map(|ip| ip.to_string());
     req.extensions_mut().insert(ClientIp(ip));
     if let Some(token) = bearer(req.headers()) {
-        if let Ok(claims) = state.verifier.verify(token).await {
-            let write = !matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS);
-            if claims.is_impersonation() && write && !IMPERSONATION_WRITES.contains(&req.uri().path()) {
-                return ApiError::new(StatusCode::FORBIDDEN, IMPERSONATION_READ_ONLY).into_response();
+        match state.verifier.verify(token).await {
+            Ok(claims) => {
+                let write = !matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS);
+                if claims.is_impersonation() && write && !IMPERSONATION_WRITES.contains(&req.uri().path()) {
+                    return ApiError::new(StatusCode::FORBIDDEN, IMPERSONATION_READ_ONLY).into_response();
+                }
+                req.extensions_mut().insert(Verified(claims));
             }
-            req.extensions_mut().insert(Verified(claims));
+            Err(TokenError::Unavailable) => {
+                req.extensions_mut().insert(Unchecked);
+            }
+            Err(_) => {}
         }
     }
     next.run(req).await
@@ -117,6 +133,9 @@ impl FromRequestParts<AppState> for Member {
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
         if let Some(Verified(c)) = parts.extensions.get::<Verified>() {
             return Ok(Member(c.clone()));
+        }
+        if parts.extensions.get::<Unchecked>().is_some() {
+            return Err(rejection(TokenError::Unavailable));
         }
         let token = bearer(&parts.headers).ok_or_else(|| ApiError::unauthorized("Please log in to continue"))?;
         state.verifier.verify(token).await.map(Member).map_err(rejection)

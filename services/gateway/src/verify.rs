@@ -2,7 +2,8 @@
 //! token that verified once is remembered (bounded cache keyed by the token itself) until it
 //! expires; a forged token never enters the cache. Keys come from the auth service and are
 //! refreshed when a token names a key we have not seen. Revocation (logout) is checked in the KV
-//! on every call, cached or not.
+//! on every call, cached or not; when the KV does not answer the token is refused as
+//! `Unavailable` (503, try again), never let through and never treated as signed out.
 use portal_common::kv::Kv;
 use portal_common::token::{revoked_key, Claims, KeySet, TokenError, TYPE_SESSION};
 use portal_proto::auth::v1::{auth_service_client::AuthServiceClient, GetVerificationKeysRequest};
@@ -55,8 +56,9 @@ impl Verifier {
             Ok(Some(_)) => Err(TokenError::Revoked),
             Err(e) => {
                 // Fail closed: without the KV we cannot tell a logged-out token from a live one.
-                tracing::error!(error = %e, "checking token revocation");
-                Err(TokenError::Revoked)
+                // But the member is not signed out: they are told to try again shortly.
+                tracing::warn!(error = %e, "checking token revocation");
+                Err(TokenError::Unavailable)
             }
         }
     }

@@ -73,12 +73,10 @@ impl ProfileCache {
     }
 
     /// Marks every cached copy of the profile stale. Failing to would serve stale data for up to
-    /// `CACHE_TTL`, so it is an error, not a warning.
+    /// `CACHE_TTL`, so it is an error, not a warning: `Unavailable` (503, `Retry-After`) while the
+    /// KV is down.
     pub async fn invalidate(&self, id: &str) -> Result<(), Status> {
         let token = portal_common::new_id("");
-        self.kv
-            .set(&version_key(id), token.as_bytes(), Some(VERSION_TTL))
-            .await
-            .map_err(|e| portal_common::error::internal("profile cache invalidation", e))
+        Ok(self.kv.set(&version_key(id), token.as_bytes(), Some(VERSION_TTL)).await?)
     }
 }

@@ -18,11 +18,13 @@ pub struct Options {
     pub mode: Mode,
     /// Adjusts the settings before the portal starts (short lifetimes, SMTP, ...).
     pub tweak: fn(&mut Settings),
+    /// A Redis of the test's own (one it may stop), with SQLite storage.
+    pub redis_url: Option<String>,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { external: false, mode: Mode::Dev, tweak: |_| {} }
+        Options { external: false, mode: Mode::Dev, tweak: |_| {}, redis_url: None }
     }
 }
 
@@ -72,6 +74,9 @@ pub async fn spawn_app(opts: Options) -> Option<TestApp> {
     settings.qff.reconcile_secs = 3600;
     settings.qff.reconcile_after_secs = 0;
     (opts.tweak)(&mut settings);
+    if let Some(url) = opts.redis_url {
+        settings.redis_url = Some(SecretString::from(url));
+    }
     if opts.external {
         let (Ok(db), Ok(redis)) = (std::env::var("DATABASE_URL"), std::env::var("REDIS_URL")) else {
             eprintln!("skipped: DATABASE_URL and REDIS_URL are not both set");
@@ -232,6 +237,62 @@ async fn drop_schemas(s: &Settings) {
 }
 
 /// Asserts the spec's error shape with the given status.
+/// A Redis server of the test's own, which it may stop and start again on the same port (the
+/// shared one must never be stopped). `None` unless `REDIS_URL` is set (Redis tests are on)
+/// and `redis-server` is installed.
+pub struct PrivateRedis {
+    pub port: u16,
+    child: Option<std::process::Child>,
+}
+
+impl PrivateRedis {
+    pub fn start() -> Option<PrivateRedis> {
+        if std::env::var("REDIS_URL").is_err() || std::process::Command::new("redis-server").arg("--version").output().is_err() {
+            eprintln!("skipped: needs REDIS_URL set and redis-server installed");
+            return None;
+        }
+        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let mut r = PrivateRedis { port, child: None };
+        r.up();
+        Some(r)
+    }
+
+    pub fn url(&self) -> String {
+        format!("redis://127.0.0.1:{}", self.port)
+    }
+
+    /// Starts it (again) on its port, empty, and waits until it accepts connections.
+    pub fn up(&mut self) {
+        let child = std::process::Command::new("redis-server")
+            .args(["--port", &self.port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .expect("redis-server starts");
+        self.child = Some(child);
+        for _ in 0..100 {
+            if std::net::TcpStream::connect(("127.0.0.1", self.port)).is_ok() {
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        panic!("redis-server did not listen on {}", self.port);
+    }
+
+    /// Kills it, as a crash would, and waits until it is gone.
+    pub fn down(&mut self) {
+        if let Some(mut c) = self.child.take() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+}
+
+impl Drop for PrivateRedis {
+    fn drop(&mut self) {
+        self.down();
+    }
+}
+
 pub fn assert_error_shape(r: &Reply, status: u16) {
     assert_eq!(r.status, status, "{:?}", r.body);
     assert_eq!(r.body["status"], status, "{:?}", r.body);

@@ -41,5 +41,6 @@ mod orders;
 mod rewards;
 mod qff;
 mod outage;
+mod kv_outage;
 mod tokens;
 mod web;
