@@ -16,12 +16,11 @@ pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
 PORT=18099 ./target/release/examples/hello & pids+=($!)
-# TRANSPORT=unix (default: the embedded default, services on Unix sockets) or tcp (loopback
-# ports, as before), to compare the internal hop.
-transport=${TRANSPORT:-unix}
-unix_sockets=true; [ "$transport" = tcp ] && unix_sockets=false
+# TRANSPORT=memory (the embedded default: gRPC over in-memory pipes), unix (Unix sockets) or
+# tcp (loopback ports), to compare the internal hop.
+transport=${TRANSPORT:-memory}
 env -u DATABASE_URL -u REDIS_URL PORT=18080 PORTAL_DATA_DIR="$work/data" PORTAL_RATE_LIMIT__PER_ADDRESS=100 RUST_LOG=warn \
-  PORTAL_EMBEDDED_UNIX_SOCKETS=$unix_sockets ./target/release/portal > "$work/portal.log" 2>&1 & pids+=($!)
+  PORTAL_EMBEDDED_TRANSPORT=$transport ./target/release/portal > "$work/portal.log" 2>&1 & pids+=($!)
 for _ in $(seq 1 100); do curl -sf http://127.0.0.1:18080/healthz >/dev/null && break; sleep 0.1; done
 curl -sf http://127.0.0.1:18080/healthz >/dev/null || { echo "the portal did not start:"; cat "$work/portal.log"; exit 1; }
 curl -sf -XPOST http://127.0.0.1:18080/api/auth -H 'content-type: application/json' -d '{"email":"demo@example.com"}' >/dev/null

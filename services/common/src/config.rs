@@ -18,6 +18,16 @@ pub enum Mode {
     Production,
 }
 
+/// See [`Settings::embedded_transport`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum EmbeddedTransport {
+    #[default]
+    Memory,
+    Unix,
+    Tcp,
+}
+
 /// gRPC addresses of the services, e.g. `http://127.0.0.1:50051`.
 #[derive(Debug, Clone, Serialize, Deserialize, Default)]
 pub struct ServiceUrls {
@@ -42,9 +52,14 @@ pub struct Settings {
     /// The gRPC services listen on Unix sockets in this directory instead of TCP (one process
     /// on one machine: the embedded launcher's default, a private directory per run).
     pub grpc_socket_dir: Option<PathBuf>,
-    /// Whether the embedded launcher puts its services on Unix sockets (in a private directory)
-    /// rather than loopback TCP ports, when `grpc_socket_dir` is not set.
-    pub embedded_unix_sockets: bool,
+    /// How the embedded launcher's services, all in one process, reach each other:
+    /// `memory` (in-memory pipes), `unix` (Unix sockets in a private directory) or `tcp`
+    /// (loopback ports). Every one of them is gRPC over HTTP/2.
+    pub embedded_transport: EmbeddedTransport,
+    /// Set by the embedded launcher: its services serve each other over in-memory pipes under
+    /// this name.
+    #[serde(skip)]
+    pub grpc_in_process: Option<String>,
     /// Port of the process's Prometheus `/metrics` listener (`PORTAL_METRICS_PORT`); none when
     /// unset. 0 picks a free one.
     pub metrics_port: Option<u16>,
@@ -163,7 +178,8 @@ impl Default for Settings {
             grpc_host: "127.0.0.1".into(),
             grpc_port: 0,
             grpc_socket_dir: None,
-            embedded_unix_sockets: cfg!(unix),
+            embedded_transport: EmbeddedTransport::Memory,
+            grpc_in_process: None,
             metrics_port: None,
             metrics_host: "127.0.0.1".into(),
             public_url: "http://localhost:8080".into(),

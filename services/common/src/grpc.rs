@@ -32,6 +32,8 @@ pub enum Listener {
     Tcp(TcpListener, SocketAddr),
     /// A Unix domain socket at this path (removed when the service stops).
     Unix(tokio::net::UnixListener, PathBuf),
+    /// In-memory pipes from callers in the same process, under this name.
+    InProcess(String, tokio::sync::mpsc::UnboundedReceiver<tokio::io::DuplexStream>),
 }
 
 impl Listener {
@@ -40,6 +42,7 @@ impl Listener {
         match self {
             Listener::Tcp(_, a) => format!("http://{a}"),
             Listener::Unix(_, p) => format!("unix:{}", p.display()),
+            Listener::InProcess(name, _) => format!("{IN_PROCESS}{name}"),
         }
     }
 }
@@ -76,6 +79,12 @@ where
             let _ = std::fs::remove_file(&path);
             served?;
         }
+        Listener::InProcess(name, pipes) => {
+            let incoming = tokio_stream::wrappers::UnboundedReceiverStream::new(pipes).map(Ok::<_, std::io::Error>);
+            let served = server.add_routes(routes).serve_with_incoming_shutdown(incoming, shutdown).await;
+            in_process::close(&name);
+            served?;
+        }
     }
     Ok(())
 }
@@ -88,6 +97,16 @@ pub const CALL_DEADLINE: Duration = Duration::from_secs(10);
 /// reconnects on its own when the service comes back; no call on it waits longer than
 /// [`CALL_DEADLINE`].
 pub fn channel(url: &str) -> anyhow::Result<Channel> {
+    if let Some(name) = url.strip_prefix(IN_PROCESS) {
+        let name = name.to_string();
+        let inner = tonic::transport::Endpoint::from_static("http://localhost")
+            .timeout(CALL_DEADLINE)
+            .connect_with_connector_lazy(tower::service_fn(move |_: http::Uri| {
+                let pipe = in_process::connect(&name);
+                async move { Ok::<_, std::io::Error>(hyper_util::rt::TokioIo::new(pipe?)) }
+            }));
+        return Ok(Channel { inner });
+    }
     let inner = match url.strip_prefix("unix:") {
         Some(path) => {
             let path = PathBuf::from(path);
@@ -108,6 +127,52 @@ pub fn channel(url: &str) -> anyhow::Result<Channel> {
             .connect_lazy(),
     };
     Ok(Channel { inner })
+}
+
+/// The URL scheme of a service in the same process: `inproc:<name>`.
+pub const IN_PROCESS: &str = "inproc:";
+
+/// gRPC between services that share one process (the embedded launcher), over in-memory pipes:
+/// the same HTTP/2 and protobuf as over a socket, without a system call or a kernel buffer on
+/// the way. A caller's connection is one `tokio::io::duplex` pipe, handed to the listener of
+/// that name.
+mod in_process {
+    use std::collections::HashMap;
+    use std::sync::Mutex;
+    use tokio::io::DuplexStream;
+    use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender};
+
+    /// Bytes a pipe holds in each direction before the writer waits (4 HTTP/2 frames).
+    const PIPE_BUFFER: usize = 64 * 1024;
+
+    static LISTENERS: Mutex<Option<HashMap<String, UnboundedSender<DuplexStream>>>> = Mutex::new(None);
+
+    pub fn listen(name: &str) -> std::io::Result<UnboundedReceiver<DuplexStream>> {
+        let mut all = LISTENERS.lock().unwrap();
+        let all = all.get_or_insert_with(HashMap::new);
+        if all.get(name).is_some_and(|tx| !tx.is_closed()) {
+            return Err(std::io::Error::new(std::io::ErrorKind::AddrInUse, format!("{name} is served already")));
+        }
+        let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+        all.insert(name.to_string(), tx);
+        Ok(rx)
+    }
+
+    pub fn close(name: &str) {
+        if let Some(all) = LISTENERS.lock().unwrap().as_mut() {
+            all.remove(name);
+        }
+    }
+
+    /// A new connection to `name`, refused when nothing serves it (as a socket would be).
+    pub fn connect(name: &str) -> std::io::Result<DuplexStream> {
+        let tx = LISTENERS.lock().unwrap().as_ref().and_then(|all| all.get(name).cloned());
+        let refused = || std::io::Error::new(std::io::ErrorKind::ConnectionRefused, format!("nothing serves {name}"));
+        let tx = tx.ok_or_else(refused)?;
+        let (ours, theirs) = tokio::io::duplex(PIPE_BUFFER);
+        tx.send(theirs).map_err(|_| refused())?;
+        Ok(ours)
+    }
 }
 
 tokio::task_local! {
@@ -207,23 +272,30 @@ where
 
     fn call(&mut self, req: http::Request<B>) -> Self::Future {
         let start = Instant::now();
-        let rpc = req.uri().path().to_string();
         let deadline = req.headers().get("grpc-timeout").and_then(parse_timeout).map(|d| start + d);
-        let span = tracing::info_span!("rpc", otel.name = %rpc, otel.kind = "server", rpc.system = "grpc");
-        if !span.is_disabled() {
-            let _ = span.set_parent(extract_context(req.headers()));
-        }
+        // Labels and spans cost allocations: built only when metrics or traces are on.
+        let rpc = (crate::metrics::enabled() || crate::telemetry::traces_enabled()).then(|| req.uri().path().to_string());
+        let span = match &rpc {
+            Some(rpc) if crate::telemetry::traces_enabled() => {
+                let span = tracing::info_span!("rpc", otel.name = %rpc, otel.kind = "server", rpc.system = "grpc");
+                let _ = span.set_parent(extract_context(req.headers()));
+                span
+            }
+            _ => tracing::Span::none(),
+        };
         let fut = self.inner.call(req);
         Box::pin(async move {
             let res = DEADLINE.scope(deadline, fut.instrument(span)).await;
-            let code = match &res {
-                Ok(r) => crate::metrics::grpc_code(r).to_string(),
-                Err(_) => "UNKNOWN".to_string(),
-            };
-            // A method that does not exist is one label, whatever its name.
-            let rpc = if code == "UNIMPLEMENTED" { "unknown".to_string() } else { rpc };
-            metrics::histogram!("grpc_server_request_duration_seconds", "rpc" => rpc.clone()).record(start.elapsed().as_secs_f64());
-            metrics::counter!("grpc_server_requests_total", "rpc" => rpc, "code" => code).increment(1);
+            if let Some(rpc) = rpc.filter(|_| crate::metrics::enabled()) {
+                let code = match &res {
+                    Ok(r) => crate::metrics::grpc_code(r),
+                    Err(_) => "UNKNOWN",
+                };
+                // A method that does not exist is one label, whatever its name.
+                let rpc = if code == "UNIMPLEMENTED" { "unknown".to_string() } else { rpc };
+                metrics::histogram!("grpc_server_request_duration_seconds", "rpc" => rpc.clone()).record(start.elapsed().as_secs_f64());
+                metrics::counter!("grpc_server_requests_total", "rpc" => rpc, "code" => code.to_string()).increment(1);
+            }
             res
         })
     }
@@ -246,11 +318,13 @@ impl tower::Service<http::Request<tonic::body::Body>> for Channel {
     }
 
     fn call(&mut self, mut req: http::Request<tonic::body::Body>) -> Self::Future {
-        let rpc = req.uri().path().to_string();
+        let rpc = crate::metrics::enabled().then(|| req.uri().path().to_string());
         if let Ok(Some(deadline)) = DEADLINE.try_with(|d| *d) {
             let left = deadline.saturating_duration_since(Instant::now());
             if left.is_zero() {
-                metrics::counter!("grpc_client_requests_total", "rpc" => rpc, "code" => "DEADLINE_EXCEEDED").increment(1);
+                if let Some(rpc) = rpc {
+                    metrics::counter!("grpc_client_requests_total", "rpc" => rpc, "code" => "DEADLINE_EXCEEDED").increment(1);
+                }
                 let status = tonic::Status::deadline_exceeded("the caller's deadline passed before this call");
                 return Box::pin(std::future::ready(Ok(status.into_http())));
             }
@@ -259,17 +333,22 @@ impl tower::Service<http::Request<tonic::body::Body>> for Channel {
                 req.headers_mut().insert("grpc-timeout", format_timeout(left));
             }
         }
-        inject_context(req.headers_mut());
+        if crate::telemetry::traces_enabled() {
+            inject_context(req.headers_mut());
+        }
         let fut = self.inner.call(req);
-        Box::pin(async move {
-            let res = fut.await;
-            let code = match &res {
-                Ok(r) => crate::metrics::grpc_code(r),
-                Err(_) => "UNAVAILABLE",
-            };
-            metrics::counter!("grpc_client_requests_total", "rpc" => rpc, "code" => code.to_string()).increment(1);
-            res
-        })
+        match rpc {
+            None => Box::pin(fut),
+            Some(rpc) => Box::pin(async move {
+                let res = fut.await;
+                let code = match &res {
+                    Ok(r) => crate::metrics::grpc_code(r),
+                    Err(_) => "UNAVAILABLE",
+                };
+                metrics::counter!("grpc_client_requests_total", "rpc" => rpc, "code" => code.to_string()).increment(1);
+                res
+            }),
+        }
     }
 }
 
@@ -286,9 +365,15 @@ pub struct GrpcApp {
 }
 
 impl GrpcApp {
-    /// Binds the service's listener: a Unix socket in `settings.grpc_socket_dir` when that is
-    /// set (the embedded default), else `grpc_host:grpc_port`.
+    /// Binds the service's listener: in-memory pipes when `settings.grpc_in_process` names
+    /// this process's services (the embedded launcher), a Unix socket in
+    /// `settings.grpc_socket_dir` when that is set, else `grpc_host:grpc_port`.
     pub async fn bind(settings: &crate::config::Settings, name: &'static str, routes: Routes) -> anyhow::Result<Self> {
+        if let Some(ns) = &settings.grpc_in_process {
+            let name_in = format!("{ns}/{name}");
+            let pipes = in_process::listen(&name_in)?;
+            return Ok(Self { name, listener: Listener::InProcess(name_in, pipes), routes, background: vec![] });
+        }
         let listener = match &settings.grpc_socket_dir {
             Some(dir) => {
                 std::fs::create_dir_all(dir)?;
@@ -313,7 +398,7 @@ impl GrpcApp {
     pub fn port(&self) -> u16 {
         match &self.listener {
             Listener::Tcp(_, a) => a.port(),
-            Listener::Unix(..) => 0,
+            Listener::Unix(..) | Listener::InProcess(..) => 0,
         }
     }
     pub fn url(&self) -> String {

@@ -51,6 +51,12 @@ fn describe() {
     describe_gauge!("db_pool_max_connections", "The SQL pool's limit");
 }
 
+/// Whether this process records metrics (it serves `/metrics`, or a test asked for the
+/// recorder): callers skip building labels when not.
+pub fn enabled() -> bool {
+    HANDLE.get().is_some()
+}
+
 /// Reports `pool`'s size under `service` on every scrape.
 pub fn register_pool(service: &str, pool: &sqlx::AnyPool) {
     if !SERVING.load(std::sync::atomic::Ordering::Relaxed) {

@@ -94,6 +94,12 @@ pub fn install(provider: Option<SdkTracerProvider>) {
     let _ = tracing_subscriber::registry().with(fmt.with_filter(filter)).with(traces).try_init();
 }
 
+/// Whether spans are exported (a trace pipeline is installed): callers skip building spans and
+/// carrying trace context when not.
+pub fn traces_enabled() -> bool {
+    PROVIDER.get().is_some()
+}
+
 /// The crates whose spans are traced.
 const PORTAL_TARGETS: &[&str] = &[
     "portal_common",

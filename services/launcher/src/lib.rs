@@ -1,7 +1,7 @@
 //! Starts the whole portal in one process: each gRPC service on its own loopback port (port 0,
 //! so nothing collides), then the gateway pointed at them. The same services run as separate
 //! processes in production; nothing here is needed there.
-use portal_common::config::Settings;
+use portal_common::config::{EmbeddedTransport, Settings};
 use tokio::sync::watch;
 use tokio::task::JoinSet;
 
@@ -27,13 +27,19 @@ fn stopped(mut rx: watch::Receiver<bool>) -> impl std::future::Future<Output = (
 /// Builds and starts every service, then the gateway; returns once all are listening.
 pub async fn start(mut settings: Settings) -> anyhow::Result<Stack> {
     settings.grpc_port = 0;
-    // One process: its services talk over Unix sockets in a directory of its own, which skips
-    // the TCP stack on every internal call.
+    // One process: by default its services talk gRPC over in-memory pipes, which skips the
+    // kernel on every internal call (see `EmbeddedTransport`).
     let mut socket_dir = None;
-    if settings.grpc_socket_dir.is_none() && settings.embedded_unix_sockets {
-        let dir = private_socket_dir()?;
-        settings.grpc_socket_dir = Some(dir.clone());
-        socket_dir = Some(dir);
+    if settings.grpc_socket_dir.is_none() {
+        match settings.embedded_transport {
+            EmbeddedTransport::Memory => settings.grpc_in_process = Some(next_run_name()),
+            EmbeddedTransport::Unix => {
+                let dir = private_socket_dir()?;
+                settings.grpc_socket_dir = Some(dir.clone());
+                socket_dir = Some(dir);
+            }
+            EmbeddedTransport::Tcp => {}
+        }
     }
     let (stop, rx) = watch::channel(false);
     let mut tasks = JoinSet::new();
@@ -69,12 +75,17 @@ pub async fn start(mut settings: Settings) -> anyhow::Result<Stack> {
     Ok(Stack { gateway_port, sandbox, settings, stop, tasks, socket_dir })
 }
 
+/// A name for this run of the stack, unique in the process (tests start many).
+fn next_run_name() -> String {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static RUN: AtomicU32 = AtomicU32::new(0);
+    format!("portal-{}-{}", std::process::id(), RUN.fetch_add(1, Ordering::Relaxed))
+}
+
 /// A new directory only this user can enter, for this run's sockets (removed at stop). Kept
 /// short: a socket path may not exceed 107 bytes.
 fn private_socket_dir() -> anyhow::Result<std::path::PathBuf> {
-    use std::sync::atomic::{AtomicU32, Ordering};
-    static RUN: AtomicU32 = AtomicU32::new(0);
-    let dir = std::env::temp_dir().join(format!("portal-{}-{}", std::process::id(), RUN.fetch_add(1, Ordering::Relaxed)));
+    let dir = std::env::temp_dir().join(next_run_name());
     let _ = std::fs::remove_dir_all(&dir);
     let mut b = std::fs::DirBuilder::new();
     #[cfg(unix)]

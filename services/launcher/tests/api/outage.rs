@@ -10,6 +10,7 @@ async fn a_service_that_is_down_answers_503_and_the_gateway_reconnects_when_it_r
     let mut settings = app.settings.clone();
     settings.port = 0;
     settings.grpc_socket_dir = None;
+    settings.grpc_in_process = None;
     settings.services.refdata = Some(format!("http://127.0.0.1:{port}"));
     let gateway = portal_gateway::Application::build(settings.clone()).await.unwrap();
     let base = format!("http://127.0.0.1:{}", gateway.port());

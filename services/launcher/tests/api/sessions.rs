@@ -93,7 +93,7 @@ async fn a_check_in_is_recorded_when_the_member_signs_in(app: &TestApp) {
 async fn rotating_keys_rejects_no_valid_token() {
     let app = crate::helpers::spawn_app(Default::default()).await.unwrap();
     let before = app.sign_in("demo@example.com").await;
-    let mut auth = AuthServiceClient::connect(app.settings.services.auth.clone().unwrap()).await.unwrap();
+    let mut auth = AuthServiceClient::new(portal_common::grpc::channel(app.settings.services.auth.as_deref().unwrap()).unwrap());
     auth.rotate_signing_key(RotateSigningKeyRequest {}).await.unwrap();
     // Let the gateway's refresh guard pass (it refreshes keys at most once a second).
     tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
