@@ -35,10 +35,21 @@ $WRK http://127.0.0.1:18099/ | tee "$work/hello.txt"
 echo "== wrk: GET /api/profile"
 $WRK -H "Authorization: Bearer $token" http://127.0.0.1:18080/api/profile | tee "$work/profile.txt"
 h=$(awk '/Requests\/sec/ {print $2}' "$work/hello.txt"); p=$(awk '/Requests\/sec/ {print $2}' "$work/profile.txt")
-python3 -c "print(f'throughput ratio profile/hello = {float(\"$p\")/float(\"$h\"):.3f} ({float(\"$p\"):.0f} / {float(\"$h\"):.0f} req/s)')"
+ratio=$(python3 -c "print(f'{float(\"$p\")/float(\"$h\"):.3f}')")
+echo "throughput ratio profile/hello = $ratio ($p / $h req/s)"
 
 echo "== k6: GET /api/profile at ${RATE:-2000} rps"
-K6_NO_USAGE_REPORT=true k6 run --quiet -e BASE=http://127.0.0.1:18080 -e TOKEN="$token" -e RATE="${RATE:-2000}" deploy/bench/profile.js || true
+K6_NO_USAGE_REPORT=true k6 run --quiet --summary-export "$work/k6.json" -e BASE=http://127.0.0.1:18080 -e TOKEN="$token" -e RATE="${RATE:-2000}" deploy/bench/profile.js || true
+p99=$(python3 -c "import json; m=json.load(open('$work/k6.json'))['metrics']; print(f\"{m['http_req_duration{expected_response:true}']['p(99)']:.2f}\")")
 
 echo "== RSS"
 ps -o pid,rss,comm -p "$(IFS=,; echo "${pids[*]}"),$(pgrep -d, -f 'portal qff-sandbox' || echo 1)" | awk 'NR==1 {print; next} {printf "%s %.1f MiB %s\n", $1, $2/1024, $3}'
+rss=$(ps -o rss= -p "${pids[1]}" | awk '{printf "%.1f", $1/1024}')
+
+echo "== summary ($transport)"
+verdict=0
+check() { if python3 -c "import sys; sys.exit(0 if $2 else 1)"; then echo "ok    $1"; else echo "FAIL  $1"; verdict=1; fi; }
+check "throughput ratio $ratio >= 0.20" "$ratio >= 0.20"
+check "p99 $p99 ms <= 5 ms at ${RATE:-2000} rps" "$p99 <= 5"
+check "portal RSS $rss MiB <= 32 MiB" "$rss <= 32"
+exit $verdict

@@ -10,7 +10,7 @@ use async_trait::async_trait;
 use secrecy::ExposeSecret;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, Weak};
+use std::sync::{Arc, RwLock, Weak};
 use std::time::{Duration, Instant};
 
 use crate::config::Settings;
@@ -153,10 +153,18 @@ static PROCESS_STORE: std::sync::OnceLock<Arc<dyn KvBackend>> = std::sync::OnceL
 
 #[derive(Default)]
 struct MemoryKv {
-    map: Mutex<HashMap<String, (Vec<u8>, Option<Instant>)>>,
+    /// Reads (every token check, every cached profile) share the lock; an expired entry is
+    /// absent to them and removed by the next write that meets it.
+    map: RwLock<HashMap<String, (Vec<u8>, Option<Instant>)>>,
 }
 
 impl MemoryKv {
+    fn read(map: &HashMap<String, (Vec<u8>, Option<Instant>)>, key: &str, now: Instant) -> Option<Vec<u8>> {
+        match map.get(key) {
+            Some((v, t)) if t.is_none_or(|t| t > now) => Some(v.clone()),
+            _ => None,
+        }
+    }
     fn live<'a>(map: &'a mut HashMap<String, (Vec<u8>, Option<Instant>)>, key: &str) -> Option<&'a mut (Vec<u8>, Option<Instant>)> {
         let expired = matches!(map.get(key), Some((_, Some(t))) if *t <= Instant::now());
         if expired {
@@ -175,21 +183,22 @@ impl MemoryKv {
 #[async_trait]
 impl KvBackend for MemoryKv {
     async fn get(&self, key: &str) -> anyhow::Result<Option<Vec<u8>>> {
-        let mut m = self.map.lock().unwrap();
-        Ok(Self::live(&mut m, key).map(|(v, _)| v.clone()))
+        let m = self.map.read().unwrap();
+        Ok(Self::read(&m, key, Instant::now()))
     }
     async fn get_many(&self, keys: &[String]) -> anyhow::Result<Vec<Option<Vec<u8>>>> {
-        let mut m = self.map.lock().unwrap();
-        Ok(keys.iter().map(|k| Self::live(&mut m, k).map(|(v, _)| v.clone())).collect())
+        let m = self.map.read().unwrap();
+        let now = Instant::now();
+        Ok(keys.iter().map(|k| Self::read(&m, k, now)).collect())
     }
     async fn set(&self, key: &str, value: &[u8], ttl: Option<Duration>) -> anyhow::Result<()> {
-        let mut m = self.map.lock().unwrap();
+        let mut m = self.map.write().unwrap();
         Self::sweep(&mut m);
         m.insert(key.into(), (value.to_vec(), ttl.map(|d| Instant::now() + d)));
         Ok(())
     }
     async fn set_nx(&self, key: &str, value: &[u8], ttl: Option<Duration>) -> anyhow::Result<bool> {
-        let mut m = self.map.lock().unwrap();
+        let mut m = self.map.write().unwrap();
         if Self::live(&mut m, key).is_some() {
             return Ok(false);
         }
@@ -197,18 +206,18 @@ impl KvBackend for MemoryKv {
         Ok(true)
     }
     async fn take(&self, key: &str) -> anyhow::Result<Option<Vec<u8>>> {
-        let mut m = self.map.lock().unwrap();
+        let mut m = self.map.write().unwrap();
         Self::live(&mut m, key);
         Ok(m.remove(key).map(|(v, _)| v))
     }
     async fn del(&self, key: &str) -> anyhow::Result<bool> {
-        let mut m = self.map.lock().unwrap();
+        let mut m = self.map.write().unwrap();
         let was = Self::live(&mut m, key).is_some();
         m.remove(key);
         Ok(was)
     }
     async fn incr(&self, key: &str, ttl: Duration) -> anyhow::Result<i64> {
-        let mut m = self.map.lock().unwrap();
+        let mut m = self.map.write().unwrap();
         let n = match Self::live(&mut m, key) {
             Some((v, _)) => {
                 let n = std::str::from_utf8(v)?.parse::<i64>()? + 1;
