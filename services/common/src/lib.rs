@@ -11,6 +11,8 @@ pub mod identity;
 pub mod kv;
 pub mod metrics;
 pub mod telemetry;
+#[doc(hidden)]
+pub mod testing;
 pub mod token;
 
 /// Unix seconds as RFC 3339 in UTC (`2026-11-23T14:00:00Z`), the form every REST time takes;
