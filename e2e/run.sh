@@ -55,4 +55,13 @@ if leaks=$(grep -n -i -E 'demo@example|other@example|staff@example|Dana|Oliver|\
 else
   echo "ok - $(wc -l < "$work/portal.log") log lines, none with personal data or tokens"
 fi
+# Split: every process served Prometheus metrics of the run just made (run-split.sh prints
+# where): the gateway per route, each service per gRPC method.
+if [ "${E2E_TOPOLOGY:-embedded}" = split ]; then
+  while read -r _ name url; do
+    want='grpc_server_requests_total{rpc="/'; [ "$name" = gateway ] && want='http_requests_total{method="GET",route="/api/profile",status="200"}'
+    if curl -sf "$url" | grep -qF "$want"; then echo "ok - $name serves metrics at $url"; else echo "not ok - $name: no $want at $url"; rc=1; fi
+  done < <(grep -E '^metrics: ' "$work/portal.log")
+  [ "$(grep -cE '^metrics: ' "$work/portal.log")" -eq 6 ] || { echo "not ok - expected 6 processes with metrics"; rc=1; }
+fi
 exit "$rc"
