@@ -56,11 +56,13 @@ fn otlp_provider(service: &str) -> Option<SdkTracerProvider> {
 }
 
 /// The process's resource: `OTEL_SERVICE_NAME` (and `OTEL_RESOURCE_ATTRIBUTES`) when set, else
-/// `portal-<service>`.
+/// `portal-<service>`, or `portal` for the embedded launcher's one process.
 pub fn resource(service: &str) -> opentelemetry_sdk::Resource {
     let b = opentelemetry_sdk::Resource::builder();
     if env_set("OTEL_SERVICE_NAME") {
         b.build()
+    } else if service == "portal" {
+        b.with_service_name("portal").build()
     } else {
         b.with_service_name(format!("portal-{service}")).build()
     }
