@@ -1,17 +1,5 @@
-// Messages to the native app (React Native WebView) and to an embedding page (iframe).
-
-declare global {
-  interface Window {
-    ReactNativeWebView?: {
-      postMessage(message: string): void;
-      /**
-       * The spec actions this wrapper offers, when it says (e.g. an iOS build lists
-       * 'addAppleWallet', an Android one 'addGooglePay'); see `nativeActionAvailable`.
-       */
-      actions?: readonly string[];
-    };
-  }
-}
+// Messages to the native app (native-bridge.ts) and to an embedding page (iframe, embed.ts).
+import { postToNative } from './native-bridge';
 
 export type BridgeMessage = { action: string } & Record<string, unknown>;
 
@@ -34,7 +22,7 @@ export function isEmbedded(): boolean {
 /** Posts to the native wrapper and/or the embedding page, whichever is present. */
 export function postToHost(message: BridgeMessage): void {
   if (typeof window === 'undefined') return;
-  window.ReactNativeWebView?.postMessage(JSON.stringify(message));
+  postToNative(message);
   if (isEmbedded()) window.parent.postMessage(message, '*');
 }
 
