@@ -3,27 +3,24 @@ import { I18nextProvider } from 'react-i18next';
 import {
   authStore,
   checkSession,
-  handleEmbedMessage,
   i18n,
   initAuth,
   initI18n,
   isEmbedded,
   languageReady,
   loadConfig,
-  logout,
-  postToHost,
   registerCatalogs,
   startProgress,
+  takeEmbedderParam,
   watchNetwork,
   watchSession,
-  http,
-  impersonate,
-  type Profile,
 } from '@portal/runtime';
 import { App } from './layout/App';
 import { SHELL_NS, shellCatalogs } from './i18n/catalogs';
 import { handleUrlToken } from './auth-link';
 
+// Before the URL token is read: the embedding page's address leaves the address bar too.
+const embedder = takeEmbedderParam();
 initI18n();
 registerCatalogs(SHELL_NS, shellCatalogs);
 initAuth();
@@ -44,36 +41,9 @@ window.addEventListener('single-spa:routing-event', () => {
   routeDone = null;
 });
 
-// Messages from an embedding page.
+// Inside an embedding page: the iframe protocol (its own chunk: only embedded visitors load it).
 if (isEmbedded()) {
-  window.addEventListener('message', (event) => {
-    if (event.source !== window.parent) return;
-    try {
-      handleEmbedMessage(event.data, {
-        logout: () => logout(),
-        getCustomer: async () => {
-          if (!authStore.get().authenticated) return;
-          const p = await http<Profile>('/api/profile');
-          postToHost({
-            action: 'customer',
-            email: p.email,
-            first_name: p.first_name,
-            last_name: p.last_name,
-            region: p.region?.handle ?? null,
-            tier: p.tier_handle ?? null,
-          });
-        },
-        getUrl: () => postToHost({ action: 'url', url: window.location.href }),
-        impersonate: async (data) => {
-          const profileId = typeof data.profileId === 'string' ? data.profileId : '';
-          if (!profileId) throw new Error('Invalid Arguments');
-          await impersonate(profileId, typeof data.reason === 'string' ? data.reason : undefined);
-        },
-      });
-    } catch (err) {
-      console.warn((err as Error).message);
-    }
-  });
+  void import(/* webpackChunkName: "embed" */ './embed/listener').then((m) => m.startEmbedListener(embedder));
 }
 
 // The micro-frontends (single-spa, the remote manifest) are only for a signed-in visitor: their

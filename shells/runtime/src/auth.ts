@@ -31,6 +31,7 @@ export { SESSION_STORAGE_KEYS } from './storage';
 export const TOKEN_KEY = AUTH_KEY;
 export const LOGOUT_DELAY_MS = 400;
 export const IMPERSONATION_NO_TOKEN = 'Impersonation failed, no token received';
+export const STAFF_ONLY = 'Only a signed-in staff user can view a member account';
 
 // ---------------------------------------------------------------------------------------------
 // Tokens
@@ -328,20 +329,31 @@ export function watchSession(): () => void {
  * stopImpersonation(). No token back → 'Impersonation failed, no token received' and the staff
  * state as it was.
  */
-export async function impersonate(profileId: string, reason?: string): Promise<void> {
+export async function impersonate(profileId: string, reason?: string, opts: { staffToken?: string } = {}): Promise<void> {
   const before = authStore.get();
-  if (!before.authenticated || !before.staff || !before.token) {
-    throw new Error('Only a signed-in staff user can view a member account');
+  // The staff credential: a staff session token handed in (an embedding page's), or the staff
+  // session signed in here. The staff id always comes from it.
+  const given = opts.staffToken ? validateToken(opts.staffToken) : null;
+  const credential = opts.staffToken
+    ? given?.staff === true && !given.act && given.typ !== 'link'
+      ? { token: opts.staffToken, staffId: given.pid }
+      : null
+    : before.authenticated && before.staff && before.token
+      ? { token: before.token, staffId: before.profile_id ?? undefined }
+      : null;
+  if (!credential) {
+    throw new Error(STAFF_ONLY);
   }
-  const staffToken = before.token;
+  const staffToken = credential.token;
   authStore.set({ loading: true, impersonating: true });
   try {
-    const body: ImpersonateRequest = { staffId: before.profile_id ?? undefined };
+    const body: ImpersonateRequest = { staffId: credential.staffId };
     const why = reason?.trim();
     if (why) body.reason = why;
     const res = await http<ImpersonateResponse>(`/api/auth/impersonate/${encodeURIComponent(profileId)}`, {
       method: 'POST',
       body,
+      token: staffToken,
     });
     const claims = res?.token ? validateToken(res.token) : null;
     if (!res?.token || !claims) throw new Error(IMPERSONATION_NO_TOKEN);
@@ -353,7 +365,7 @@ export async function impersonate(profileId: string, reason?: string): Promise<v
     setSession(res.token, { impersonatedProfile: profile });
     emit('impersonation-start');
   } catch (err) {
-    if (authStore.get().token === staffToken) {
+    if (authStore.get().token === before.token) {
       authStore.set({ loading: false, impersonating: false, impersonation: null });
     }
     const noToken = !isHttpError(err);

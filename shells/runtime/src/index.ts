@@ -28,6 +28,7 @@ export {
   onSessionChange,
   LOGOUT_DELAY_MS,
   IMPERSONATION_NO_TOKEN,
+  STAFF_ONLY,
   SESSION_STORAGE_KEYS,
   type UrlToken,
   type SessionChange,
@@ -76,7 +77,18 @@ export {
 export { networkStore, watchNetwork, probeNetwork } from './network';
 export { progressStore, startProgress } from './progress';
 export { track, screenView, onAnalytics, TAB_CLICK_EVENTS, type AnalyticsEvent } from './analytics';
-export { postToHost, handleEmbedMessage, isEmbedded } from './bridge';
+export {
+  postToHost,
+  postToParent,
+  handleEmbedMessage,
+  isEmbedded,
+  setParentOrigin,
+  resetParentOrigin as resetParentOriginForTests,
+  parentOrigin,
+  takeEmbedderParam,
+  embedderUrl,
+} from './bridge';
+export { LOCATION_EVENT } from './router';
 export { usePathname, useSearch, navigate, matchPath, Link, Routes, type RouteDef } from './router';
 export { Loading, ErrorState, FieldError } from './ui';
 export { Bdi, BdiTrans, isolateValues } from './bidi';

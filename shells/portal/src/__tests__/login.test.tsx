@@ -1,5 +1,5 @@
-import { act, fireEvent, screen, waitFor } from '@testing-library/react';
-import { authStore, configStore, initAuth, toastStore, type PortalConfig } from '@portal/runtime';
+import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { authStore, configStore, initAuth, resetParentOriginForTests, setParentOrigin, takeEmbedderParam, toastStore, type PortalConfig } from '@portal/runtime';
 import { makeToken, stubFetch, type FetchStub } from '@portal/build/src/fetch-stub';
 import { renderAt } from './setup';
 import { continueSignIn, handleUrlToken, linkStore } from '../auth-link';
@@ -228,6 +228,23 @@ describe('login inside an iframe', () => {
       iFrame: true,
       urlPath: 'https://partner.example/account?tab=1',
     });
+  });
+
+  it('embedded through the client package: the page address it gave, when on the checked parent origin', async () => {
+    jest.spyOn(window, 'parent', 'get').mockReturnValue({ postMessage: jest.fn() } as unknown as Window);
+    Object.defineProperty(document, 'referrer', { value: 'https://partner.example/', configurable: true });
+    window.history.replaceState(null, '', '/?embedder=https%3A%2F%2Fpartner.example%2Fshop%2Faccount%3Ftab%3D2');
+    expect(takeEmbedderParam()).toBe('https://partner.example/shop/account?tab=2');
+    expect(window.location.search).toBe('');
+    setParentOrigin('https://partner.example');
+    expect(await submit()).toMatchObject({ iFrame: true, urlPath: 'https://partner.example/shop/account?tab=2' });
+    // An address on another origin than the parent's is not believed: the referrer is used.
+    stub?.restore();
+    cleanup();
+    window.history.replaceState(null, '', '/?embedder=https%3A%2F%2Fevil.example%2F');
+    takeEmbedderParam();
+    expect(await submit()).toMatchObject({ iFrame: true, urlPath: 'https://partner.example/' });
+    resetParentOriginForTests();
   });
 
   it('embedded without a referrer: iFrame only', async () => {

@@ -4,7 +4,9 @@ import {
   FieldError,
   BdiTrans,
   http,
+  embedderUrl,
   isEmbedded,
+  parentOrigin,
   isHttpError,
   navigate,
   screenView,
@@ -23,11 +25,22 @@ type Phase = 'idle' | 'sending' | 'sent' | 'code';
 
 /**
  * Inside an embedding page the emailed link must open that page (which hands the token to the
- * iframe), so the sign-in request says so: `iFrame` and the partner page's URL as `urlPath`
- * (document.referrer, when the browser gives one). No `urlParams`. Outside an iframe: neither.
+ * iframe, where the sign-in completes in the iframe's own storage), so the sign-in request says
+ * so: `iFrame` and the partner page's address as `urlPath` — the one its client package gave
+ * (`embedder`) when it is on the parent's origin, else document.referrer. The server accepts
+ * only addresses on the tenant's allowed origins. No `urlParams`. Outside an iframe: neither.
  */
 export function embedFields(): Pick<AuthRequest, 'iFrame' | 'urlPath'> {
   if (!isEmbedded()) return {};
+  const given = embedderUrl();
+  const origin = parentOrigin();
+  if (given && origin) {
+    try {
+      if (new URL(given).origin === origin) return { iFrame: true, urlPath: given };
+    } catch {
+      /* not a URL: fall back to the referrer */
+    }
+  }
   const referrer = typeof document !== 'undefined' ? document.referrer : '';
   return referrer ? { iFrame: true, urlPath: referrer } : { iFrame: true };
 }
