@@ -18,7 +18,18 @@ free_port() { node -e "const s=require('net').createServer().listen(0,'127.0.0.1
 port=$(free_port)
 # The airline partner sandbox the launcher starts: on a known port, so tests can switch its faults.
 sandbox_port=$(free_port)
-common=(PORT="$port" PORTAL_STATIC_DIR="$work/public" PORTAL_PUBLIC_URL="http://localhost:$port"
+# Embedding: the tests' partner page (on the tenant's allow-list) and a foreign page (not on it)
+# run on other loopback origins than the portal (127.0.0.1, not localhost: another site).
+partner_port=$(free_port)
+foreign_port=$(free_port)
+node -e '
+  const fs = require("fs");
+  const [src, dst, origin] = process.argv.slice(1);
+  const t = JSON.parse(fs.readFileSync(src, "utf8"));
+  t.general.allowedOrigins = [...(t.general.allowedOrigins || []), origin];
+  fs.writeFileSync(dst, JSON.stringify(t, null, 2));
+' config/tenant.json "$work/tenant.json" "http://127.0.0.1:$partner_port"
+common=(PORT="$port" PORTAL_STATIC_DIR="$work/public" PORTAL_TENANT_CONFIG="$work/tenant.json" PORTAL_PUBLIC_URL="http://localhost:$port"
   PORTAL_RATE_LIMIT__PER_ADDRESS=1000 PORTAL_RATE_LIMIT__PER_IP=100000 PORTAL_LOG_FORMAT=json RUST_LOG=info)
 schemas=""
 if [ "${E2E_TOPOLOGY:-embedded}" = split ]; then
@@ -46,7 +57,7 @@ for _ in $(seq 1 300); do
   sleep 0.1
 done
 rc=0
-PORTAL_URL="http://localhost:$port" QFF_SANDBOX_URL="http://127.0.0.1:$sandbox_port" PORTAL_STATIC_DIR="$work/public" npm test --prefix e2e || rc=$?
+PORTAL_URL="http://localhost:$port" PARTNER_PORT="$partner_port" FOREIGN_PORT="$foreign_port" QFF_SANDBOX_URL="http://127.0.0.1:$sandbox_port" PORTAL_STATIC_DIR="$work/public" npm test --prefix e2e || rc=$?
 [ "$rc" -eq 0 ] || { echo "--- portal log"; tail -50 "$work/portal.log"; }
 # The run's logs (JSON lines, info level) hold no personal data and no tokens: nothing of the
 # demo members' addresses, names or phone, no JWT (base64 of it starts ZXlK; decoded, eyJ).

@@ -2,6 +2,7 @@
 //! gRPC services with the caller's identity in metadata; everything else is the front end.
 pub mod error;
 pub mod extract;
+pub mod frame;
 pub mod observe;
 pub mod routes;
 pub mod state;
@@ -37,6 +38,7 @@ pub fn router(state: AppState) -> Router {
     app.method_not_allowed_fallback(|| async { error::ApiError::new(StatusCode::METHOD_NOT_ALLOWED, "Method not allowed") })
         .fallback(web::fallback)
         .layer(axum::middleware::from_fn_with_state(state.clone(), extract::identify))
+        .layer(axum::middleware::from_fn_with_state(state.clone(), frame::frame_ancestors))
         .layer(SetResponseHeaderLayer::overriding(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")))
         .layer(SetResponseHeaderLayer::overriding(
             HeaderName::from_static("referrer-policy"),
@@ -62,7 +64,7 @@ impl Application {
         let listener = TcpListener::bind((settings.host.as_str(), settings.port)).await?;
         let addr = listener.local_addr()?;
         let trusted_proxies = Arc::new(extract::parse_proxies(&settings.trusted_proxies)?);
-        let state = AppState { settings: Arc::new(settings), clients: Arc::new(clients), verifier, countries: Arc::default(), trusted_proxies };
+        let state = AppState { settings: Arc::new(settings), clients: Arc::new(clients), verifier, countries: Arc::default(), frame_policy: Arc::default(), trusted_proxies };
         Ok(Application { listener, addr, router: router(state) })
     }
 

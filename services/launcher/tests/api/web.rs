@@ -50,3 +50,21 @@ async fn the_outbox_exists_only_in_dev_mode() {
     assert_eq!(prod.request_link("demo@example.com", "/home").await.status, 200);
     prod.stop().await;
 }
+
+#[tokio::test]
+async fn only_the_tenants_allowed_origins_may_frame_the_portal() {
+    let app = spawn_app(Default::default()).await.unwrap();
+    // The shell and its deep links, and dev pages: every HTML answer.
+    for path in ["/", "/profile", "/loc/melbourne-central", "/index.html", "/_dev/outbox"] {
+        let r = app.http.get(app.url(path)).send().await.unwrap();
+        assert!(r.headers()["content-type"].to_str().unwrap().starts_with("text/html"), "{path}");
+        assert_eq!(r.headers()["content-security-policy"], "frame-ancestors 'self' https://partner.example", "{path}");
+        assert!(r.headers().get("x-frame-options").is_none(), "{path}: X-Frame-Options would refuse the allowed origins too");
+    }
+    // Not on JSON or scripts.
+    for path in ["/api/config", "/assets/app.js", "/healthz"] {
+        let r = app.http.get(app.url(path)).send().await.unwrap();
+        assert!(r.headers().get("content-security-policy").is_none(), "{path}");
+    }
+    app.stop().await;
+}
