@@ -22,10 +22,14 @@ function OnWishList({ focusOnMount }: { focusOnMount: boolean }) {
         {t('wishlist.onList')}
       </span>
       {nativeActionAvailable('gotoWishlist') && (
-        <button type="button" className="btn-link" onClick={() => {
+        <button
+          type="button"
+          className="btn-link"
+          onClick={() => {
             track('my_orders_goto_wishlist');
             postNativeAction('gotoWishlist');
-          }}>
+          }}
+        >
           {t('wishlist.view')}
         </button>
       )}

@@ -75,10 +75,15 @@ function WalletButtons({ reward }: { reward: Reward }) {
   return (
     <div className="voucher__wallets">
       {wallets.map((w) => (
-        <button key={w.action} type="button" className="btn" onClick={() => {
+        <button
+          key={w.action}
+          type="button"
+          className="btn"
+          onClick={() => {
             track('rewards_wallet_add', { wallet: w.action === 'addAppleWallet' ? 'apple' : 'google' });
             postNativeAction(w.action, { id: reward.id, code: reward.code });
-          }}>
+          }}
+        >
           {w.label}
         </button>
       ))}
