@@ -57,9 +57,14 @@ test('My Orders: an order opens by keyboard and an item goes on the wish list, m
   const lists = (await api(token, 'GET', `/api/connections/${wish.id}/lists?filter[handle]=wishlist`)).body.data;
   assert.deepEqual(lists[0].items.map((i) => [i.product_variant_id, i.source]), [['var_linen_shirt_m', 'profile-portal']]);
 
-  // One screen view for the page, after the tab's click event.
+  // One screen view for the page, after the tab's click event; then the add and the wish-list button's events.
   const shown = await page.evaluate(() => window.__analytics);
-  assert.deepEqual(shown.slice(shown.lastIndexOf('screen_view:Home') + 1), ['event:my_orders_click', 'screen_view:My Orders']);
+  assert.deepEqual(shown.slice(shown.lastIndexOf('screen_view:Home') + 1), [
+    'event:my_orders_click',
+    'screen_view:My Orders',
+    'event:my_orders_wishlist_add',
+    'event:my_orders_goto_wishlist',
+  ]);
 
   await page.reload();
   const again = page.getByRole('button', { name: /MC01-100200/ });
@@ -125,7 +130,7 @@ test('Claim Transaction: a matching claim is credited, the points and My Orders 
   assert.equal(await page.getByLabel('Receipt number').inputValue(), 'MC01-100234');
   assert.equal((await api(token, 'GET', '/api/profile/balances')).body.data.points, before + 60, 'points issued once');
 
-  // One screen view per page shown, each after its click event.
+  // One screen view per page shown, each after its click event; the credited claim's event.
   const shown = await page.evaluate(() => window.__analytics);
   assert.deepEqual(shown.slice(shown.lastIndexOf('screen_view:Home') + 1), [
     'event:rewards_click',
@@ -134,6 +139,7 @@ test('Claim Transaction: a matching claim is credited, the points and My Orders 
     'screen_view:My Orders',
     'event:claim_transaction_click',
     'screen_view:Claim Transaction',
+    'event:claim_transaction_submit',
     'event:rewards_click',
     'screen_view:Rewards',
     'event:my_orders_click',

@@ -71,15 +71,20 @@ test('a member edits details, a size and a messaging preference, switches to Ara
     assert.equal((await saved).status(), 200);
     assert.equal(await sms.isChecked(), !smsBefore);
 
-    // One screen view per page shown, with the tab and sub-navigation click events.
+    // One screen view per page shown, with the tab and sub-navigation click events and each save's event.
+    await page.waitForFunction(() => window.__analytics.includes('event:messaging_preferences_save'));
     const shown = await page.evaluate(() => window.__analytics);
     assert.deepEqual(shown.slice(shown.lastIndexOf('screen_view:Home') + 1), [
       'event:my_details_click',
       'screen_view:My Details',
+      'event:my_details_save',
       'event:my_size_click',
       'screen_view:My Size',
+      'event:my_size_save',
+      'event:my_size_save',
       'event:messaging_preferences_click',
       'screen_view:Messaging Preferences',
+      'event:messaging_preferences_save',
     ]);
 
     // Reload: all three kept.
@@ -119,8 +124,9 @@ test('a member edits details, a size and a messaging preference, switches to Ara
     assert.equal(await page.evaluate(() => window.__samePage), true, 'no reload');
     assert.equal((await api(token, 'GET', '/api/profile')).body.custom_attributes.locale.language, 'ar');
 
-    // Since the last load: My Details, then Preference (which has no click event).
-    assert.deepEqual(await page.evaluate(() => window.__analytics), ['screen_view:My Details', 'screen_view:Preference']);
+    // Since the last load: My Details, then Preference (which has no click event), the language saved.
+    await page.waitForFunction(() => window.__analytics.includes('event:preference_language_save'));
+    assert.deepEqual(await page.evaluate(() => window.__analytics), ['screen_view:My Details', 'screen_view:Preference', 'event:preference_language_save']);
     assert.deepEqual(page.errors, []);
   } finally {
     // Leave demo@example.com as the other tests expect it (English, its name, its preferences).

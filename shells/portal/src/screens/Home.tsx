@@ -1,6 +1,7 @@
 import { Suspense, lazy, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { BdiTrans, Link, Loading, RemoteParcel, http, screenView, track, useAuth, TAB_CLICK_EVENTS, type Profile } from '@portal/runtime';
+import { nativeActionAvailable, postNativeAction } from '@portal/runtime/native';
 import { HOME_PARCEL_REMOTE } from '../mfe/routes';
 
 const CARDS = [
@@ -28,6 +29,26 @@ export function Home() {
   return <MemberHome />;
 }
 
+/** Inside a native app that offers gotoShop: "Shop now" opens its shop. */
+function ShopNow() {
+  const { t } = useTranslation('shell');
+  if (!nativeActionAvailable('gotoShop')) return null;
+  return (
+    <p>
+      <button
+        type="button"
+        className="btn"
+        onClick={() => {
+          track('home_goto_shop');
+          postNativeAction('gotoShop');
+        }}
+      >
+        {t('native.shopNow')}
+      </button>
+    </p>
+  );
+}
+
 function MemberHome() {
   const { t } = useTranslation('shell');
   const [firstName, setFirstName] = useState<string | null>(null);
@@ -45,6 +66,7 @@ function MemberHome() {
     <section className="page" aria-labelledby="home-title">
       <h1 id="home-title">{firstName ? <BdiTrans ns="shell" k="home.greeting" values={{ name: firstName }} /> : t('home.greetingAnon')}</h1>
       <p className="lead">{t('home.intro')}</p>
+      <ShopNow />
       <div className="card-grid">
         {CARDS.map(({ key, href }) => (
           <Link key={key} className="card" href={href} onClick={() => track(TAB_CLICK_EVENTS[href])}>

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { announceDataChanged } from '@portal/build/src/mfe-providers';
-import { useAuth, type ClaimList, type ClaimRequest } from '@portal/runtime';
+import { track, useAuth, type ClaimList, type ClaimRequest } from '@portal/runtime';
 import { getClaims, getLocations, postClaim } from '../api/claims';
 
 const claimsKey = (profileId: string | null | undefined) => ['claims', profileId] as const;
@@ -17,6 +17,7 @@ export function useLocations() {
 /**
  * Files a claim. The new claim heads the list at once (then the list is fetched again); a
  * credited one changed the member's purchases and points, so every MFE's copies of those go stale.
+ * Reported as claim_transaction_submit with the claim's status (credited or pending).
  */
 export function useFileClaim() {
   const client = useQueryClient();
@@ -24,6 +25,7 @@ export function useFileClaim() {
   return useMutation({
     mutationFn: (body: ClaimRequest) => postClaim(body),
     onSuccess: ({ data: claim }) => {
+      track('claim_transaction_submit', { status: claim.status });
       client.setQueryData<ClaimList>(claimsKey(profile_id), (old) => old && { ...old, data: [claim, ...old.data.filter((c) => c.id !== claim.id)] });
       void client.invalidateQueries({ queryKey: claimsKey(profile_id) });
       if (claim.status === 'credited') announceDataChanged(['transactions', 'balances']);

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { ErrorState, Link, Loading, TAB_CLICK_EVENTS, track, useAuth } from '@portal/runtime';
 import { formatDay, groupByDay, useTimeZone } from '../../../lib/dates';
 import { allTransactions, useTransactions } from '../hooks/use-transactions';
+import { AppLinks } from './AppLinks';
 import { Order } from './Order';
 
 function ClaimLink() {
@@ -94,6 +95,7 @@ export function MyOrders() {
       <h1 id="orders-title" className="page-title">
         {t('orders.title')}
       </h1>
+      <AppLinks />
       {body}
       <ClaimLink />
     </section>

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Bdi, BdiTrans, addToast, type TransactionItem } from '@portal/runtime';
+import { Bdi, BdiTrans, addToast, track, type TransactionItem } from '@portal/runtime';
 import { formatCents } from '@portal/runtime/currency';
 import { nativeActionAvailable, postNativeAction } from '@portal/runtime/native';
 import { Icon } from '../../../components/Icon';
@@ -22,7 +22,14 @@ function OnWishList({ focusOnMount }: { focusOnMount: boolean }) {
         {t('wishlist.onList')}
       </span>
       {nativeActionAvailable('gotoWishlist') && (
-        <button type="button" className="btn-link" onClick={() => postNativeAction('gotoWishlist')}>
+        <button
+          type="button"
+          className="btn-link"
+          onClick={() => {
+            track('my_orders_goto_wishlist');
+            postNativeAction('gotoWishlist');
+          }}
+        >
           {t('wishlist.view')}
         </button>
       )}

@@ -1,11 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useAuth, type TransactionItem } from '@portal/runtime';
+import { track, useAuth, type TransactionItem } from '@portal/runtime';
 import { addToWishList } from '../api/wishlist';
 import { setItemLink } from './use-transactions';
 
 /**
  * Adds one purchased item to the wish list. Adds run one at a time (one scope), so a second
- * finds the connection and list the first one made instead of racing to create them.
+ * finds the connection and list the first one made instead of racing to create them. Reported as
+ * my_orders_wishlist_add.
  */
 export function useAddToWishList() {
   const client = useQueryClient();
@@ -13,6 +14,9 @@ export function useAddToWishList() {
   return useMutation({
     scope: { id: 'wishlist' },
     mutationFn: (item: TransactionItem) => addToWishList(item),
-    onSuccess: (link, item) => setItemLink(client, profile_id, item.id, link),
+    onSuccess: (link, item) => {
+      setItemLink(client, profile_id, item.id, link);
+      track('my_orders_wishlist_add');
+    },
   });
 }

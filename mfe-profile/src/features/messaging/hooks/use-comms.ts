@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { addToast, isHttpError, useAuth, type Profile } from '@portal/runtime';
+import { addToast, isHttpError, track, useAuth, type Profile } from '@portal/runtime';
 import { profileKey, setProfile } from '../../../api/profile';
 import { getCommsHistory, putComms, type CommsUpdate } from '../api/comms';
 
@@ -24,7 +24,8 @@ function withComms(profile: Profile | undefined, values: CommsUpdate): Profile |
 /**
  * Changes messaging preferences optimistically: the page shows the change at once; if the server
  * refuses, the preferences it changed go back to what they were, an error toast says so, and the
- * error is rethrown (spec 8) to whoever awaits `mutateAsync`. Changes run one at a time.
+ * error is rethrown (spec 8) to whoever awaits `mutateAsync`. Changes run one at a time. A saved
+ * change is reported as messaging_preferences_save (which preference, subscribed or not).
  */
 export function useUpdateComms() {
   const client = useQueryClient();
@@ -50,7 +51,8 @@ export function useUpdateComms() {
       // A 403 (staff viewing the account) is already told by the runtime.
       if (!(isHttpError(err) && err.status === 403)) addToast({ type: 'error', text: t('messaging.failed'), timeout: 5000 });
     },
-    onSuccess: (profile) => {
+    onSuccess: (profile, change) => {
+      for (const [preference, subscribed] of Object.entries(change)) track('messaging_preferences_save', { preference, subscribed: subscribed === true });
       // The answer has the server's preferences; changes still queued behind this one stay shown.
       const queued = client.getMutationCache().findAll({ mutationKey: ['comms'], status: 'pending' });
       setProfile(client, profile_id, queued.reduce((p, m) => withComms(p, m.state.variables as CommsUpdate) ?? p, profile));

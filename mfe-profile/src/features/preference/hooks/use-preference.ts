@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useAuth } from '@portal/runtime';
+import { track, useAuth } from '@portal/runtime';
 import { putCustomAttribute, setProfile } from '../../../api/profile';
 import { getLocations } from '../api/get-locations';
 
@@ -11,7 +11,10 @@ export function useLocations() {
   });
 }
 
-/** PUT one custom attribute (locale:language, preference:store); the answer becomes the cached profile. */
+/**
+ * PUT one custom attribute (locale:language, preference:store); the answer becomes the cached
+ * profile. Reported as preference_language_save (with the language) or preference_store_save.
+ */
 export function useSaveAttribute(key: 'locale:language' | 'preference:store') {
   const client = useQueryClient();
   const { profile_id } = useAuth();
@@ -20,6 +23,10 @@ export function useSaveAttribute(key: 'locale:language' | 'preference:store') {
     // Quick successive choices are saved in order, so the last one is what stays.
     scope: { id: key },
     mutationFn: (value: string) => putCustomAttribute(key, value),
-    onSuccess: (profile) => setProfile(client, profile_id, profile),
+    onSuccess: (profile, value) => {
+      setProfile(client, profile_id, profile);
+      if (key === 'locale:language') track('preference_language_save', { language: value });
+      else track('preference_store_save', { chosen: value !== '' });
+    },
   });
 }

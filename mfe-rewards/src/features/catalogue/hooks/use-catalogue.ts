@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { announceDataChanged } from '@portal/build/src/mfe-providers';
-import { addToast, isHttpError, useAuth, type Balances } from '@portal/runtime';
+import { addToast, isHttpError, track, useAuth, type Balances } from '@portal/runtime';
 import { getCatalogue, redeem } from '../api/catalogue';
 
 export function useCatalogue() {
@@ -21,6 +21,7 @@ export interface RedeemInput {
  * (also when the dialog was closed meanwhile), and everything the redemption changed is fetched
  * again: the balance, rewards and points in every micro-frontend (announced), the expiring
  * points, the tier and the catalogue here. A 409 means this page's numbers were out of date.
+ * Reported as rewards_redeem (the catalogue item and the points spent).
  */
 export function useRedeem() {
   const client = useQueryClient();
@@ -32,7 +33,8 @@ export function useRedeem() {
   };
   return useMutation({
     mutationFn: ({ catalogueId, idempotencyKey }: RedeemInput) => redeem(catalogueId, idempotencyKey),
-    onSuccess: ({ data }, { name }) => {
+    onSuccess: ({ data }, { name, catalogueId }) => {
+      track('rewards_redeem', { catalogue_id: catalogueId, points: data.points_spent });
       client.setQueryData<Balances>(['balances', profile_id], (old) => old && { ...old, data: { ...old.data, points: data.balance } });
       announceDataChanged(['balances', 'rewards', 'points']);
       refresh(['expiring', 'tiers', 'catalogue']);

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Bdi, ErrorState, Loading, useAuth, useSearch, type Benefit } from '@portal/runtime';
-import { postNativeAction } from '@portal/runtime/native';
+import { Bdi, ErrorState, Loading, track, useAuth, useSearch, type Benefit } from '@portal/runtime';
+import { nativeActionAvailable, postNativeAction } from '@portal/runtime/native';
 import { Icon } from '../../../components/Icon';
 import { formatDate, refusalMessage, useTimeZone } from '../../../lib/format';
 import { isImageAddress } from '../api/benefits';
@@ -141,6 +141,26 @@ function Offer({ offer, highlighted, readOnly, zone }: { offer: Benefit; highlig
   );
 }
 
+/** Inside a native app that offers gotoShop: "Shop now" opens its shop. */
+function ShopNow() {
+  const { t } = useTranslation();
+  if (!nativeActionAvailable('gotoShop')) return null;
+  return (
+    <p>
+      <button
+        type="button"
+        className="btn"
+        onClick={() => {
+          track('offers_goto_shop');
+          postNativeAction('gotoShop');
+        }}
+      >
+        {t('offers.shopNow')}
+      </button>
+    </p>
+  );
+}
+
 /** /offers: the member's current offers; claimable ones are activated here. */
 export function Offers() {
   const { t } = useTranslation();
@@ -194,6 +214,7 @@ export function Offers() {
       {missing && <p className="card notice">{t('offers.missing')}</p>}
       {impersonating && offers?.some((o) => o.is_claimable && !o.activated) && <p className="card notice">{t('offers.readOnly')}</p>}
       {body}
+      <ShopNow />
     </section>
   );
 }

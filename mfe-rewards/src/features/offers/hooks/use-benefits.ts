@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { isHttpError, useAuth, type BenefitList } from '@portal/runtime';
+import { isHttpError, track, useAuth, type BenefitList } from '@portal/runtime';
 import { activateBenefit, getBenefits } from '../api/benefits';
 
 const benefitsKey = (profileId: string | null | undefined) => ['benefits', profileId] as const;
@@ -10,13 +10,15 @@ export function useBenefits() {
 }
 
 /** Activates an offer; its answer replaces the offer in the list at once. A 409 (ended, or no
- * activation needed) means the list was out of date: it is fetched again. */
+ * activation needed) means the list was out of date: it is fetched again. Reported as
+ * offers_activate with the offer's id. */
 export function useActivateBenefit() {
   const client = useQueryClient();
   const { profile_id } = useAuth();
   return useMutation({
     mutationFn: (id: number) => activateBenefit(id),
     onSuccess: ({ data: offer }) => {
+      track('offers_activate', { offer_id: offer.id });
       client.setQueryData<BenefitList>(benefitsKey(profile_id), (old) => old && { ...old, data: old.data.map((b) => (b.id === offer.id ? offer : b)) });
     },
     onError: (err) => {

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { Bdi, ErrorState, Link, Loading, addToast, isHttpError, matchPath, usePathname, type Reward } from '@portal/runtime';
+import { Bdi, ErrorState, Link, Loading, addToast, isHttpError, matchPath, track, usePathname, type Reward } from '@portal/runtime';
 import { nativeActionAvailable, postNativeAction } from '@portal/runtime/native';
 import { Icon } from '../../../components/Icon';
 import { formatDate, useTimeZone } from '../../../lib/format';
@@ -75,7 +75,15 @@ function WalletButtons({ reward }: { reward: Reward }) {
   return (
     <div className="voucher__wallets">
       {wallets.map((w) => (
-        <button key={w.action} type="button" className="btn" onClick={() => postNativeAction(w.action, { id: reward.id, code: reward.code })}>
+        <button
+          key={w.action}
+          type="button"
+          className="btn"
+          onClick={() => {
+            track('rewards_wallet_add', { wallet: w.action === 'addAppleWallet' ? 'apple' : 'google' });
+            postNativeAction(w.action, { id: reward.id, code: reward.code });
+          }}
+        >
           {w.label}
         </button>
       ))}
