@@ -29,6 +29,7 @@ const typeOf = (file) => TYPES[path.extname(file).toLowerCase()] || 'application
 function newestMtime(dir) {
   let newest = 0;
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === '__tests__') continue;
     const p = path.join(dir, entry.name);
     if (entry.isDirectory()) newest = Math.max(newest, newestMtime(p));
     else newest = Math.max(newest, fs.statSync(p).mtimeMs);
