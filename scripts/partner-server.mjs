@@ -157,6 +157,10 @@ export async function startPartnerServer(options = {}) {
       send(res, 200, fs.readFileSync(file), { 'Content-Type': typeOf(file) });
       return;
     }
+    if (pathname === '/favicon.ico') {
+      send(res, 204, '');
+      return;
+    }
     const extra = extraDir && fileIn(extraDir, pathname);
     if (extra) {
       send(res, 200, fs.readFileSync(extra), { 'Content-Type': typeOf(extra) });

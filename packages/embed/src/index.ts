@@ -168,7 +168,8 @@ export function portalFrameUrl(portalUrl: string, path = '/', params: Record<str
 
 /** Mounts the portal in an iframe appended to `element`. */
 export function mountPortal(element: HTMLElement, options: MountOptions): PortalHandle {
-  const origin = new URL(options.portalUrl).origin;
+  // Checked before the token leaves the address bar: a bad portalUrl must not lose it.
+  const origin = new URL(portalFrameUrl(options.portalUrl)).origin;
   const timeoutMs = options.requestTimeoutMs ?? 10000;
   const autoResize = options.autoResize !== false;
   const minHeight = options.minHeight ?? 0;

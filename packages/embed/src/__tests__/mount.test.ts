@@ -84,9 +84,12 @@ describe('the iframe', () => {
     expect(handle.iframe.title).toBe('Mon compte');
   });
 
-  it('refuses a portal URL that is not http(s)', () => {
+  it('refuses a portal URL that is not http(s), keeping a sign-in token on the page', () => {
+    window.history.replaceState(null, '', '/members?token=T1');
     expect(() => mountPortal(container, { portalUrl: 'javascript:alert(1)' })).toThrow(TypeError);
+    expect(() => mountPortal(container, { portalUrl: 'portal.example' })).toThrow('Invalid URL');
     expect(container.querySelector('iframe')).toBeNull();
+    expect(window.location.search).toBe('?token=T1');
   });
 });
 
