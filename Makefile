@@ -4,9 +4,14 @@
 .PHONY: run run-split test build build-web build-rust node-deps e2e-deps api-types check-api-types clean
 
 PORT ?= 8080
+# The example partner page that embeds the portal (examples/partner/), next to it in `make run`.
+# Its origin must be in the tenant's general.allowedOrigins (the demo allows 127.0.0.1:8081).
+PARTNER_PORT ?= 8081
 
+# The partner page runs in the background and stops with the portal (the trap).
 run: build
-	PORT=$(PORT) ./target/debug/portal
+	@echo "Portal: http://localhost:$(PORT)  Partner page embedding it: http://127.0.0.1:$(PARTNER_PORT)"
+	node scripts/partner-example.mjs --dev --host 127.0.0.1 --port $(PARTNER_PORT) --portal http://localhost:$(PORT) & partner=$$!; trap 'kill $$partner 2>/dev/null' EXIT INT TERM; PORT=$(PORT) ./target/debug/portal
 
 # Every service its own process against PostgreSQL and Redis (DATABASE_URL, REDIS_URL; the
 # local ones by default), as production runs them.

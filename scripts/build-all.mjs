@@ -1,11 +1,20 @@
 #!/usr/bin/env node
-// `npm run build`: shell + every MFE into public/ (one build at a time: the machine is small).
+// `npm run build`: the embed package, shell + every MFE into public/ (one build at a time: the
+// machine is small).
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { MFE_DIRS, REPO, buildMfe, webpack, writeJsonAtomic } from './lib.mjs';
 
 const out = path.resolve(process.env.PORTAL_OUT_DIR || path.join(REPO, 'public'));
 fs.mkdirSync(out, { recursive: true });
+
+// @portal/embed first: partner pages load it from the portal at /embed/portal-embed.js.
+const embed = spawnSync(process.execPath, [path.join(REPO, 'packages', 'embed', 'build.mjs')], { stdio: 'inherit' });
+if (embed.status !== 0) throw new Error(`@portal/embed build failed (exit ${embed.status})`);
+fs.mkdirSync(path.join(out, 'embed'), { recursive: true });
+fs.copyFileSync(path.join(REPO, 'packages', 'embed', 'dist', 'index.js'), path.join(out, 'embed', 'portal-embed.js'));
+console.log(`@portal/embed -> ${out}/embed/portal-embed.js`);
 
 console.log(`shell -> ${out}/index.html, ${out}/shell/`);
 webpack(path.join(REPO, 'shells', 'portal'), { PORTAL_OUT_DIR: out });
