@@ -5,6 +5,7 @@
 # (deploy/run-split.sh) on PostgreSQL and Redis (DATABASE_URL, REDIS_URL), in fresh schemas.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# E2E_ONLY="tests/embed.test.mjs ...": only those test files.
 # E2E_SKIP_BUILD=1: the front end is already built (make test's second topology).
 [ -n "${E2E_SKIP_BUILD:-}" ] || npm run build
 # PORTAL_BIN: an already built `portal` (make test passes the one cargo test built).
@@ -57,7 +58,8 @@ for _ in $(seq 1 300); do
   sleep 0.1
 done
 rc=0
-PORTAL_URL="http://localhost:$port" PARTNER_PORT="$partner_port" FOREIGN_PORT="$foreign_port" QFF_SANDBOX_URL="http://127.0.0.1:$sandbox_port" PORTAL_STATIC_DIR="$work/public" npm test --prefix e2e || rc=$?
+PORTAL_URL="http://localhost:$port" PARTNER_PORT="$partner_port" FOREIGN_PORT="$foreign_port" QFF_SANDBOX_URL="http://127.0.0.1:$sandbox_port" PORTAL_STATIC_DIR="$work/public" \
+  bash -c 'if [ -n "${E2E_ONLY:-}" ]; then cd e2e && exec node --test --test-concurrency=1 $E2E_ONLY; else exec npm test --prefix e2e; fi' || rc=$?
 [ "$rc" -eq 0 ] || { echo "--- portal log"; tail -50 "$work/portal.log"; }
 # The run's logs (JSON lines, info level) hold no personal data and no tokens: nothing of the
 # demo members' addresses, names or phone, no JWT (base64 of it starts ZXlK; decoded, eyJ).

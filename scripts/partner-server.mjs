@@ -93,13 +93,14 @@ function fileIn(dir, urlPath) {
  *   extra answers by exact path (query ignored), e.g. { '/foreign.html': '<!doctype html>…' };
  *   a string is served as text/html (or by the path's extension). They win over everything else.
  * @param {string} [options.pagesDir] extra files served from this directory (after the built-in paths).
+ * @param {string[]} [options.frameSrc] origins the example page may frame besides the portal's (tests).
  * @param {boolean} [options.dev=false] rebuild @portal/embed when its src/ is newer than dist/.
  * @param {boolean} [options.build=true] build @portal/embed at start if dist/index.js is missing.
  * @returns {Promise<{ url: string, origin: string, port: number, host: string, portalUrl: string, server: import('node:http').Server, close(): Promise<void> }>}
  *   `url` is the example page (origin + '/').
  */
 export async function startPartnerServer(options = {}) {
-  const { port = 8081, host = '127.0.0.1', portalUrl = 'http://localhost:8080', pages = {}, pagesDir, dev = false, build = true } = options;
+  const { port = 8081, host = '127.0.0.1', portalUrl = 'http://localhost:8080', pages = {}, pagesDir, frameSrc = [], dev = false, build = true } = options;
   const portalOrigin = new URL(portalUrl).origin;
   if (build) ensureEmbedBuilt({ ifStale: dev });
   const extraDir = pagesDir ? path.resolve(pagesDir) : null;
@@ -107,7 +108,7 @@ export async function startPartnerServer(options = {}) {
   // The example page may frame only the portal, and only this site's scripts run on it.
   const pageCsp = [
     "default-src 'self'",
-    `frame-src ${portalOrigin}`,
+    `frame-src ${[portalOrigin, ...frameSrc].join(' ')}`,
     "img-src 'self' data:",
     "object-src 'none'",
     "base-uri 'none'",

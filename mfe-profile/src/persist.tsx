@@ -18,8 +18,17 @@ export const SAVE_THROTTLE_MS = 1000;
 /** Profile ids whose cache this page already restored (a remount, e.g. another tab of this MFE, does not reload again). */
 const restored = new Set<string>();
 
+/** The page's localStorage; none where the browser blocks it (e.g. a third-party iframe): then nothing is kept. */
+function localStorageIfAllowed(): Storage | undefined {
+  try {
+    return typeof window === 'undefined' ? undefined : window.localStorage;
+  } catch {
+    return undefined;
+  }
+}
+
 export function persistOptions(client: QueryClient, profileId: string, throttleTime = SAVE_THROTTLE_MS): Omit<PersistQueryClientOptions, 'queryClient'> {
-  const storage = typeof window === 'undefined' ? undefined : window.localStorage;
+  const storage = localStorageIfAllowed();
   const persister = createAsyncStoragePersister({ storage, key: PROFILE_CACHE_KEY, throttleTime });
   const initialisedAndIdle = () => {
     const state = client.getQueryState(profileKey(profileId));

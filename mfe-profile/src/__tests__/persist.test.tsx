@@ -91,3 +91,21 @@ it('does not save while the profile is reloading', async () => {
   await options.persister.persistClient(client);
   await waitFor(() => expect(stored()?.buster).toBe('p_demo'));
 });
+
+it('where the browser blocks storage (a third-party iframe), My Details still works, keeping nothing', async () => {
+  const real = Object.getOwnPropertyDescriptor(window, 'localStorage')!;
+  Object.defineProperty(window, 'localStorage', {
+    configurable: true,
+    get: () => {
+      throw new DOMException('Access is denied for this document.', 'SecurityError');
+    },
+  });
+  try {
+    stub = backend();
+    await renderAt('/profile');
+    expect(await screen.findByText('Dana Demo')).toBeInTheDocument();
+    await act(() => new Promise((r) => setTimeout(r, 1100)));
+  } finally {
+    Object.defineProperty(window, 'localStorage', real);
+  }
+});

@@ -58,6 +58,11 @@ pub async fn fallback(State(s): State<AppState>, req: Request) -> Response {
         "public, max-age=31536000, immutable"
     };
     res.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
+    // The client package for partner pages (docs/embedding.md): a public script, importable
+    // from any origin as an ES module (no credentials are involved).
+    if path.starts_with("/embed/") {
+        res.headers_mut().insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, HeaderValue::from_static("*"));
+    }
     res
 }
 

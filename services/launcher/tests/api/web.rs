@@ -61,6 +61,13 @@ async fn only_the_tenants_allowed_origins_may_frame_the_portal() {
         assert_eq!(r.headers()["content-security-policy"], "frame-ancestors 'self' https://partner.example", "{path}");
         assert!(r.headers().get("x-frame-options").is_none(), "{path}: X-Frame-Options would refuse the allowed origins too");
     }
+    // The client package for partner pages is importable as a module from their origins.
+    std::fs::create_dir_all(app.settings.static_dir.join("embed")).unwrap();
+    std::fs::write(app.settings.static_dir.join("embed/portal-embed.js"), "export {}").unwrap();
+    let js = app.http.get(app.url("/embed/portal-embed.js")).send().await.unwrap();
+    assert_eq!(js.status(), 200);
+    assert_eq!(js.headers()["access-control-allow-origin"], "*");
+    assert!(app.http.get(app.url("/assets/app.js")).send().await.unwrap().headers().get("access-control-allow-origin").is_none());
     // Not on JSON or scripts.
     for path in ["/api/config", "/assets/app.js", "/healthz"] {
         let r = app.http.get(app.url(path)).send().await.unwrap();
