@@ -16,8 +16,12 @@ function log(text) {
   $('log').append(item);
 }
 
+// `?lang=ar` on this page opens the portal in that language.
+const language = new URLSearchParams(location.search).get('lang') ?? undefined;
+
 const portal = mountPortal($('portal'), {
   portalUrl,
+  language,
   minHeight: 480,
   onReady: () => {
     $('status').textContent = 'Ready';

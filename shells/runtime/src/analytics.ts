@@ -1,6 +1,6 @@
 import { postToHost } from './bridge';
 
-// Analytics for the native wrapper (and an embedding page): each event goes as
+// Analytics for the native wrapper (not for an embedding page): each event goes as
 // `{ action: 'firebaseAnalytics', type, name, params }` (docs/native-wrapper.md). Screen views
 // carry the spec's screen titles (section 2); custom events are named with their screen's prefix
 // (section 9: my_details_, my_size_, my_orders_, …). No personal data ever goes in params.

@@ -1,4 +1,5 @@
-// Messages to the native app (native-bridge.ts) and to an embedding page (iframe, embed.ts).
+// Messages to the native app (native-bridge.ts) and to an embedding page (an iframe; the
+// portal's side of that protocol is shells/portal/src/embed/listener.ts).
 import { postToNative } from './native-bridge';
 import { EMBEDDER_PARAM, INVALID_DATA_TYPE, invalidAction, type PortalAction } from '@portal/embed/protocol';
 
