@@ -7,6 +7,7 @@
 // iframe and removed from the address bar at once.
 import {
   EMBEDDER_PARAM,
+  PORTAL_ACTIONS,
   type CustomerData,
   type CustomerDataEvent,
   type ErrorEvent,
@@ -20,18 +21,6 @@ import {
 } from './protocol.js';
 
 export * from './protocol.js';
-
-/** Every action the portal may send; anything else is dropped. */
-export const PORTAL_ACTIONS: readonly PortalAction[] = [
-  'ready',
-  'login',
-  'logout',
-  'customerData',
-  'getUrl',
-  'impersonate',
-  'resize',
-  'error',
-];
 
 /** The URL parameters of an emailed sign-in link that belong to the portal, not to this page. */
 const LINK_PARAMS = ['token', 'redirect', 'externalRedirect'];

@@ -116,3 +116,5 @@ export type PortalMessage =
   | ResizeEvent
   | ErrorEvent;
 export type PortalAction = PortalMessage['action'];
+/** Every action the portal may send an embedding page; the client package drops anything else. */
+export const PORTAL_ACTIONS: readonly PortalAction[] = ['ready', 'login', 'logout', 'customerData', 'getUrl', 'impersonate', 'resize', 'error'];

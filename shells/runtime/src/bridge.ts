@@ -1,7 +1,7 @@
 // Messages to the native app (native-bridge.ts) and to an embedding page (an iframe; the
 // portal's side of that protocol is shells/portal/src/embed/listener.ts).
 import { postToNative } from './native-bridge';
-import { EMBEDDER_PARAM, INVALID_DATA_TYPE, invalidAction, type PortalAction } from '@portal/embed/protocol';
+import { EMBEDDER_PARAM, INVALID_DATA_TYPE, PORTAL_ACTIONS, invalidAction } from '@portal/embed/protocol';
 
 export type BridgeMessage = { action: string } & Record<string, unknown>;
 
@@ -26,17 +26,8 @@ export function isEmbedded(): boolean {
 // against the tenant's allow-list (setParentOrigin, by the shell's embed listener), never to '*'.
 // What the portal posts before that check waits (a few); a refused parent gets nothing.
 
-/** What the portal may tell an embedding page (packages/embed/src/protocol.ts); analytics stay native. */
-const PARENT_ACTIONS: ReadonlySet<PortalAction> = new Set<PortalAction>([
-  'ready',
-  'login',
-  'logout',
-  'customerData',
-  'getUrl',
-  'impersonate',
-  'resize',
-  'error',
-]);
+/** What the portal may tell an embedding page (the protocol's actions); analytics stay native. */
+const PARENT_ACTIONS: ReadonlySet<string> = new Set(PORTAL_ACTIONS);
 const MAX_WAITING = 20;
 
 let parent: { state: 'unknown' } | { state: 'allowed'; origin: string } | { state: 'refused' } = { state: 'unknown' };
@@ -66,7 +57,7 @@ export function resetParentOrigin(): void {
 
 /** Posts a protocol message to the embedding page, on its checked origin only; false if not sent (yet). */
 export function postToParent(message: BridgeMessage): boolean {
-  if (!isEmbedded() || !PARENT_ACTIONS.has(message.action as PortalAction)) return false;
+  if (!isEmbedded() || !PARENT_ACTIONS.has(message.action)) return false;
   if (parent.state === 'allowed') {
     window.parent.postMessage(message, parent.origin);
     return true;

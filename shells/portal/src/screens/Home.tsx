@@ -1,7 +1,8 @@
 import { Suspense, lazy, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { BdiTrans, Link, Loading, RemoteParcel, http, screenView, track, useAuth, TAB_CLICK_EVENTS, type Profile } from '@portal/runtime';
-import { nativeActionAvailable, postNativeAction } from '@portal/runtime/native';
+import { nativeActionAvailable } from '@portal/runtime/native';
+import { NativeActionButton } from '@portal/build/src/native-button';
 import { HOME_PARCEL_REMOTE } from '../mfe/routes';
 
 const CARDS = [
@@ -35,16 +36,9 @@ function ShopNow() {
   if (!nativeActionAvailable('gotoShop')) return null;
   return (
     <p>
-      <button
-        type="button"
-        className="btn"
-        onClick={() => {
-          track('home_goto_shop');
-          postNativeAction('gotoShop');
-        }}
-      >
+      <NativeActionButton action="gotoShop" event="home_goto_shop">
         {t('native.shopNow')}
-      </button>
+      </NativeActionButton>
     </p>
   );
 }

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import { track } from '@portal/runtime';
-import { nativeActionAvailable, postNativeAction } from '@portal/runtime/native';
+import { nativeActionAvailable } from '@portal/runtime/native';
+import { NativeActionButton } from '@portal/build/src/native-button';
 import { Icon } from '../../../components/Icon';
 
 const LINKS = [
@@ -19,18 +19,10 @@ export function AppLinks() {
   return (
     <div className="subnav app-links" role="group" aria-label={t('native.label')}>
       {offered.map((l) => (
-        <button
-          key={l.action}
-          type="button"
-          className="btn btn-secondary btn-small"
-          onClick={() => {
-            track(l.event);
-            postNativeAction(l.action);
-          }}
-        >
+        <NativeActionButton key={l.action} action={l.action} event={l.event} className="btn btn-secondary btn-small">
           <Icon name={l.icon} />
           {t(l.label)}
-        </button>
+        </NativeActionButton>
       ))}
     </div>
   );

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Bdi, ErrorState, Loading, track, useAuth, useSearch, type Benefit } from '@portal/runtime';
 import { nativeActionAvailable, postNativeAction } from '@portal/runtime/native';
+import { NativeActionButton } from '@portal/build/src/native-button';
 import { Icon } from '../../../components/Icon';
 import { formatDate, refusalMessage, useTimeZone } from '../../../lib/format';
 import { isImageAddress } from '../api/benefits';
@@ -147,16 +148,9 @@ function ShopNow() {
   if (!nativeActionAvailable('gotoShop')) return null;
   return (
     <p>
-      <button
-        type="button"
-        className="btn"
-        onClick={() => {
-          track('offers_goto_shop');
-          postNativeAction('gotoShop');
-        }}
-      >
+      <NativeActionButton action="gotoShop" event="offers_goto_shop">
         {t('offers.shopNow')}
-      </button>
+      </NativeActionButton>
     </p>
   );
 }

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
-import { Bdi, ErrorState, Link, Loading, addToast, isHttpError, matchPath, track, usePathname, type Reward } from '@portal/runtime';
-import { nativeActionAvailable, postNativeAction } from '@portal/runtime/native';
+import { Bdi, ErrorState, Link, Loading, addToast, isHttpError, matchPath, usePathname, type Reward } from '@portal/runtime';
+import { nativeActionAvailable } from '@portal/runtime/native';
+import { NativeActionButton } from '@portal/build/src/native-button';
 import { Icon } from '../../../components/Icon';
 import { formatDate, useTimeZone } from '../../../lib/format';
 import { rewardIdOf } from '../api/rewards';
@@ -75,17 +76,15 @@ function WalletButtons({ reward }: { reward: Reward }) {
   return (
     <div className="voucher__wallets">
       {wallets.map((w) => (
-        <button
+        <NativeActionButton
           key={w.action}
-          type="button"
-          className="btn"
-          onClick={() => {
-            track('rewards_wallet_add', { wallet: w.action === 'addAppleWallet' ? 'apple' : 'google' });
-            postNativeAction(w.action, { id: reward.id, code: reward.code });
-          }}
+          action={w.action}
+          event="rewards_wallet_add"
+          eventParams={{ wallet: w.action === 'addAppleWallet' ? 'apple' : 'google' }}
+          params={{ id: reward.id, code: reward.code }}
         >
           {w.label}
-        </button>
+        </NativeActionButton>
       ))}
     </div>
   );
