@@ -3,6 +3,7 @@
 // prefixes (my_orders_, claim_transaction_).
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { FetchStub } from '@portal/build/src/fetch-stub';
+import { installReactNative, postedActions, postedEvents, removeNativeWrappers } from '@portal/build/src/native-testing';
 import { backend, claim, renderAt, resetAll } from './fixtures';
 import { daysBefore, todayIn } from '../lib/dates';
 
@@ -14,16 +15,12 @@ beforeEach(() => {
 });
 afterEach(() => {
   stub.restore();
-  delete window.ReactNativeWebView;
-  delete window.webkit;
-  delete window.PortalNative;
+  removeNativeWrappers();
 });
 
-const reactNative = () => {
-  window.ReactNativeWebView = { postMessage: (m: string) => posted.push(JSON.parse(m)) };
-};
-const actions = () => posted.filter((m) => m.action !== 'firebaseAnalytics').map((m) => m.action);
-const events = () => posted.filter((m) => m.action === 'firebaseAnalytics' && m.type === 'event').map(({ name, params }) => ({ name, params }));
+const reactNative = () => installReactNative(posted);
+const actions = () => postedActions(posted).map((m) => m.action);
+const events = () => postedEvents(posted);
 
 async function openOrders() {
   await renderAt('/transactions');

@@ -4,6 +4,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { onAnalytics, type AnalyticsEvent, type Profile } from '@portal/runtime';
 import type { FetchStub } from '@portal/build/src/fetch-stub';
+import { installReactNative, postedActions, postedEvents, removeNativeWrappers } from '@portal/build/src/native-testing';
 import { PROFILE, answersWith, backend, renderAt, resetAll, signIn } from './fixtures';
 import { authStore } from '@portal/runtime';
 
@@ -17,13 +18,11 @@ beforeEach(() => {
 });
 afterEach(() => {
   stub.restore();
-  delete window.ReactNativeWebView;
-  delete window.PortalAndroid;
-  delete window.PortalNative;
+  removeNativeWrappers();
 });
 
-const actions = () => posted.filter((m) => m.action !== 'firebaseAnalytics');
-const events = () => posted.filter((m) => m.action === 'firebaseAnalytics' && m.type === 'event').map(({ name, params }) => ({ name, params }));
+const actions = () => postedActions(posted);
+const events = () => postedEvents(posted);
 
 async function openDetails() {
   await renderAt('/profile');

@@ -3,6 +3,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { onAnalytics, type AnalyticsEvent } from '@portal/runtime';
 import type { FetchStub } from '@portal/build/src/fetch-stub';
+import { installReactNative, postedActions, postedEvents, removeNativeWrappers } from '@portal/build/src/native-testing';
 import { OFFERS, REWARDS, backend, renderAt, resetAll, reward } from './fixtures';
 
 let stub: FetchStub;
@@ -14,16 +15,12 @@ beforeEach(() => {
 });
 afterEach(() => {
   stub.restore();
-  delete window.ReactNativeWebView;
-  delete window.PortalAndroid;
-  delete window.PortalNative;
+  removeNativeWrappers();
 });
 
-const reactNative = () => {
-  window.ReactNativeWebView = { postMessage: (m: string) => posted.push(JSON.parse(m)) };
-};
-const actions = () => posted.filter((m) => m.action !== 'firebaseAnalytics');
-const events = () => posted.filter((m) => m.action === 'firebaseAnalytics' && m.type === 'event').map(({ name, params }) => ({ name, params }));
+const reactNative = () => installReactNative(posted);
+const actions = () => postedActions(posted);
+const events = () => postedEvents(posted);
 
 async function openOffers() {
   await renderAt('/offers');
