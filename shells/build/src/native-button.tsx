@@ -3,8 +3,7 @@
 // action; a press reports `event` (named with the screen's prefix, e.g. offers_goto_shop) and
 // posts the action with its params.
 import type { ReactNode } from 'react';
-import { track } from '@portal/runtime';
-import { nativeActionAvailable, postNativeAction, type NativeAction } from '@portal/runtime/native';
+import { track, nativeActionAvailable, postNativeAction, type NativeAction } from '@portal/runtime';
 
 export interface NativeActionButtonProps {
   action: NativeAction;

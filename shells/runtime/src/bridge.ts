@@ -1,21 +1,11 @@
 // Messages to the native app (native-bridge.ts) and to an embedding page (an iframe; the
 // portal's side of that protocol is shells/portal/src/embed/listener.ts).
 import { postToNative } from './native-bridge';
-import { EMBEDDER_PARAM, INVALID_DATA_TYPE, PORTAL_ACTIONS, invalidAction } from '@portal/embed/protocol';
+import { EMBEDDER_PARAM, PORTAL_ACTIONS } from '@portal/embed/protocol';
 
 export type BridgeMessage = { action: string } & Record<string, unknown>;
 
-export const NATIVE_ACTIONS = [
-  'loadOfferList',
-  'gotoShop',
-  'gotoWishlist',
-  'gotoCart',
-  'deleteMyAccount',
-  'firebaseAnalytics',
-  'addGooglePay',
-  'addAppleWallet',
-  'logout',
-] as const;
+export { NATIVE_ACTIONS } from './native-bridge';
 
 export function isEmbedded(): boolean {
   return typeof window !== 'undefined' && window.parent !== window;
@@ -92,17 +82,4 @@ export function takeEmbedderParam(loc: Location = window.location): string | nul
 /** The embedding page's address as its client package gave it (unchecked), if any. */
 export function embedderUrl(): string | null {
   return embedder;
-}
-
-export type EmbedHandlers = Record<string, (data: Record<string, unknown>) => unknown>;
-
-/** Validates a message from an embedding page and runs its action (spec 5's error texts). */
-export function handleEmbedMessage(data: unknown, handlers: EmbedHandlers): unknown {
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
-    throw new Error(INVALID_DATA_TYPE);
-  }
-  const action = (data as Record<string, unknown>).action;
-  const handler = typeof action === 'string' && Object.prototype.hasOwnProperty.call(handlers, action) ? handlers[action] : undefined;
-  if (!handler) throw new Error(invalidAction(action));
-  return handler(data as Record<string, unknown>);
 }

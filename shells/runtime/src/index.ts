@@ -80,7 +80,6 @@ export { track, screenView, onAnalytics, TAB_CLICK_EVENTS, type AnalyticsEvent }
 export {
   postToHost,
   postToParent,
-  handleEmbedMessage,
   isEmbedded,
   setParentOrigin,
   resetParentOrigin as resetParentOriginForTests,
@@ -89,6 +88,7 @@ export {
   embedderUrl,
 } from './bridge';
 export { LOCATION_EVENT } from './router';
+export { NATIVE_ACTIONS, nativeActions, nativeActionAvailable, postNativeAction, type NativeAction } from './native-bridge';
 export { usePathname, useSearch, navigate, matchPath, Link, Routes, type RouteDef } from './router';
 export { Loading, ErrorState, FieldError } from './ui';
 export { Bdi, BdiTrans, isolateValues } from './bidi';

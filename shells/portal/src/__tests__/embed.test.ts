@@ -2,7 +2,7 @@
 // an allowed origin is listened to and posted to, every action, the spec's error texts.
 import { authStore, configStore, initAuth, resetParentOriginForTests, setSession, toastStore, type PortalConfig } from '@portal/runtime';
 import { makeToken, stubFetch, type FetchStub } from '@portal/build/src/fetch-stub';
-import { startEmbedListener, parentOriginCandidate, type EmbedListener } from '../embed/listener';
+import { handleEmbedMessage, startEmbedListener, parentOriginCandidate, type EmbedListener } from '../embed/listener';
 
 const PARTNER = 'https://partner.example';
 const now = () => Math.floor(Date.now() / 1000);
@@ -126,6 +126,13 @@ describe('the embedding page is checked before anything is said', () => {
 });
 
 describe('messages from the embedding page', () => {
+  it('the checks themselves: an object with a known action, own properties only', () => {
+    expect(() => handleEmbedMessage('logout', {})).toThrow('Invalid message data type');
+    expect(() => handleEmbedMessage({ action: 'explode' }, { logout: () => 1 })).toThrow('Invalid action explode');
+    expect(() => handleEmbedMessage({ action: 'constructor' }, { logout: () => 1 })).toThrow('Invalid action constructor');
+    expect(handleEmbedMessage({ action: 'logout' }, { logout: () => 'ok' })).toBe('ok');
+  });
+
   it('a message that is not an object: "Invalid message data type"', async () => {
     await start();
     posted = [];

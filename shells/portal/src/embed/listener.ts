@@ -6,7 +6,6 @@ import {
   LOCATION_EVENT,
   allowedOrigins,
   authStore,
-  handleEmbedMessage,
   http,
   impersonate,
   logout,
@@ -16,12 +15,27 @@ import {
   type Profile,
 } from '@portal/runtime';
 import {
+  INVALID_DATA_TYPE,
   NOT_SIGNED_IN,
+  invalidAction,
   type CustomerDataEvent,
   type ImpersonateEvent,
   type PortalMessage,
   type UrlEvent,
 } from '@portal/embed/protocol';
+
+type Handlers = Record<string, (data: Record<string, unknown>) => unknown>;
+
+/** Validates a message from the embedding page and runs its action (spec 5's error texts). */
+export function handleEmbedMessage(data: unknown, handlers: Handlers): unknown {
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+    throw new Error(INVALID_DATA_TYPE);
+  }
+  const action = (data as Record<string, unknown>).action;
+  const handler = typeof action === 'string' && Object.prototype.hasOwnProperty.call(handlers, action) ? handlers[action] : undefined;
+  if (!handler) throw new Error(invalidAction(action));
+  return handler(data as Record<string, unknown>);
+}
 
 /** The spec's error for a request without the arguments it needs. */
 const INVALID_ARGUMENTS = 'Invalid Arguments';

@@ -1,7 +1,6 @@
 import { Suspense, lazy, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { BdiTrans, Link, Loading, RemoteParcel, http, screenView, track, useAuth, TAB_CLICK_EVENTS, type Profile } from '@portal/runtime';
-import { nativeActionAvailable } from '@portal/runtime/native';
+import { BdiTrans, Link, Loading, RemoteParcel, http, screenView, track, useAuth, TAB_CLICK_EVENTS, type Profile, nativeActionAvailable } from '@portal/runtime';
 import { NativeActionButton } from '@portal/build/src/native-button';
 import { HOME_PARCEL_REMOTE } from '../mfe/routes';
 

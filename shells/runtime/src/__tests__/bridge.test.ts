@@ -1,12 +1,6 @@
-import { handleEmbedMessage, onAnalytics, screenView, track } from '../index';
+import { onAnalytics, screenView, track } from '../index';
 
-describe('bridge and analytics', () => {
-  it('rejects non-object embed messages and unknown actions', () => {
-    expect(() => handleEmbedMessage('logout', {})).toThrow('Invalid message data type');
-    expect(() => handleEmbedMessage({ action: 'explode' }, { logout: () => 1 })).toThrow('Invalid action explode');
-    expect(handleEmbedMessage({ action: 'logout' }, { logout: () => 'ok' })).toBe('ok');
-  });
-
+describe('analytics through the bridge', () => {
   it('posts analytics to the native wrapper when present', () => {
     const posted: string[] = [];
     window.ReactNativeWebView = { postMessage: (m: string) => posted.push(m) };

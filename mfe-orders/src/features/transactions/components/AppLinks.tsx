@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { nativeActionAvailable } from '@portal/runtime/native';
+import { nativeActionAvailable } from '@portal/runtime';
 import { NativeActionButton } from '@portal/build/src/native-button';
 import { Icon } from '../../../components/Icon';
 

@@ -1,8 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Bdi, BdiTrans, addToast, track, type TransactionItem } from '@portal/runtime';
+import { Bdi, BdiTrans, addToast, track, type TransactionItem, nativeActionAvailable, postNativeAction } from '@portal/runtime';
 import { formatCents } from '@portal/runtime/currency';
-import { nativeActionAvailable, postNativeAction } from '@portal/runtime/native';
 import { Icon } from '../../../components/Icon';
 import { WishListError, listItemBodyOf } from '../api/wishlist';
 import { useAddToWishList } from '../hooks/use-add-to-wishlist';

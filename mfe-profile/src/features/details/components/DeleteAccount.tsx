@@ -1,7 +1,6 @@
 import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { track } from '@portal/runtime';
-import { nativeActionAvailable, postNativeAction } from '@portal/runtime/native';
+import { track, nativeActionAvailable, postNativeAction } from '@portal/runtime';
 import { Dialog } from '@portal/build/src/dialog';
 
 /**

@@ -1,7 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Bdi, ErrorState, Loading, track, useAuth, useSearch, type Benefit } from '@portal/runtime';
-import { nativeActionAvailable, postNativeAction } from '@portal/runtime/native';
+import { Bdi, ErrorState, Loading, track, useAuth, useSearch, type Benefit, nativeActionAvailable, postNativeAction } from '@portal/runtime';
 import { NativeActionButton } from '@portal/build/src/native-button';
 import { Icon } from '../../../components/Icon';
 import { formatDate, refusalMessage, useTimeZone } from '../../../lib/format';
