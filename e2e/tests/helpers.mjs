@@ -6,6 +6,9 @@ export const BASE = process.env.PORTAL_URL ?? 'http://localhost:8080';
 export const STATIC_DIR = process.env.PORTAL_STATIC_DIR;
 
 let browser;
+// Anything the portal's Content-Security-Policy blocked (but the frame-ancestors refusals the
+// embedding tests provoke on purpose): the run fails if there is any.
+const cspViolations = [];
 
 // Playwright gives a non-persistent launch its own fresh, temporary profile.
 before(async () => {
@@ -20,6 +23,7 @@ before(async () => {
 
 after(async () => {
   await browser?.close();
+  if (cspViolations.length) throw new Error(`Content-Security-Policy violations:\n${cspViolations.join('\n')}`);
 });
 
 /** A fresh browser context (no stored session) and page. */
@@ -29,6 +33,10 @@ export async function newPage({ width = 390, height = 844 } = {}) {
   page.setDefaultTimeout(15_000);
   const errors = [];
   page.on('pageerror', (e) => errors.push(e));
+  page.on('console', (m) => {
+    const text = m.text();
+    if (/Content Security Policy/i.test(text) && !/frame-ancestors/.test(text)) cspViolations.push(`${page.url()}: ${text}`);
+  });
   page.errors = errors;
   return page;
 }

@@ -4,7 +4,7 @@ const path = require('node:path');
 const fs = require('node:fs');
 const HtmlWebpackPlugin = require('html-webpack-plugin');
 const { ModuleFederationPlugin } = require('@module-federation/enhanced/webpack');
-const { optimization, hashedFilename, sharedSingletons, swcRule, setting } = require('@portal/build');
+const { optimization, hashedFilename, sharedSingletons, swcRule, setting, precompress } = require('@portal/build');
 const pkg = require('./package.json');
 
 module.exports = (env = {}, argv = {}) => {
@@ -47,6 +47,7 @@ module.exports = (env = {}, argv = {}) => {
         css: fs.readFileSync(path.join(__dirname, 'src', 'portal.css'), 'utf8'),
         minify: { collapseWhitespace: true, removeComments: true, minifyCSS: true },
       }),
+      ...precompress(),
     ],
   };
 };

@@ -6,7 +6,7 @@ use crate::error::ApiError;
 use crate::state::AppState;
 use axum::extract::{ConnectInfo, FromRequestParts, Request, State};
 use axum::http::request::Parts;
-use axum::http::{Method, StatusCode};
+use axum::http::{header, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use portal_common::identity::{Caller, CLIENT_IP};
@@ -53,6 +53,16 @@ pub async fn identify(State(state): State<AppState>, mut req: Request, next: Nex
     let peer = req.extensions().get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip());
     let ip = client_ip(peer, req.headers(), &state.trusted_proxies).map(|ip| ip.to_string());
     req.extensions_mut().insert(ClientIp(ip));
+    // An answer to a signed-in caller is theirs alone: no cache (browser, proxy, CDN) keeps it.
+    let signed_in = bearer(req.headers()).is_some();
+    let mut res = identify_inner(&state, req, next).await;
+    if signed_in {
+        res.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    }
+    res
+}
+
+async fn identify_inner(state: &AppState, mut req: Request, next: Next) -> Response {
     if let Some(token) = bearer(req.headers()) {
         match state.verifier.verify(token).await {
             Ok(claims) => {

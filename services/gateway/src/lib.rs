@@ -2,9 +2,9 @@
 //! gRPC services with the caller's identity in metadata; everything else is the front end.
 pub mod error;
 pub mod extract;
-pub mod frame;
 pub mod observe;
 pub mod routes;
+pub mod security;
 pub mod state;
 pub mod verify;
 pub mod web;
@@ -17,6 +17,8 @@ use state::{AppState, Clients};
 use std::net::SocketAddr;
 use std::sync::Arc;
 use tokio::net::TcpListener;
+use tower_http::compression::predicate::{NotForContentType, Predicate, SizeAbove};
+use tower_http::compression::CompressionLayer;
 use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::trace::TraceLayer;
 
@@ -38,7 +40,12 @@ pub fn router(state: AppState) -> Router {
     app.method_not_allowed_fallback(|| async { error::ApiError::new(StatusCode::METHOD_NOT_ALLOWED, "Method not allowed") })
         .fallback(web::fallback)
         .layer(axum::middleware::from_fn_with_state(state.clone(), extract::identify))
-        .layer(axum::middleware::from_fn_with_state(state.clone(), frame::frame_ancestors))
+        .layer(axum::middleware::from_fn_with_state(state.clone(), security::html_headers))
+        // JSON answers above 1 KB (the country list is ~400 KB) gzipped for browsers that accept
+        // it; the built front end comes precompressed from disk (web::fallback), never here.
+        .layer(CompressionLayer::new().no_br().no_deflate().no_zstd().compress_when(
+            SizeAbove::new(1024).and(NotForContentType::GRPC).and(NotForContentType::IMAGES).and(NotForContentType::SSE),
+        ))
         .layer(SetResponseHeaderLayer::overriding(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")))
         .layer(SetResponseHeaderLayer::overriding(
             HeaderName::from_static("referrer-policy"),
@@ -64,7 +71,7 @@ impl Application {
         let listener = TcpListener::bind((settings.host.as_str(), settings.port)).await?;
         let addr = listener.local_addr()?;
         let trusted_proxies = Arc::new(extract::parse_proxies(&settings.trusted_proxies)?);
-        let state = AppState { settings: Arc::new(settings), clients: Arc::new(clients), verifier, countries: Arc::default(), frame_policy: Arc::default(), trusted_proxies };
+        let state = AppState { settings: Arc::new(settings), clients: Arc::new(clients), verifier, countries: Arc::default(), html_policy: Arc::default(), trusted_proxies };
         Ok(Application { listener, addr, router: router(state) })
     }
 

@@ -50,6 +50,6 @@ pub struct AppState {
     pub trusted_proxies: Arc<Vec<ipnet::IpNet>>,
     /// The serialised country list, rebuilt only when the data changes.
     pub countries: Arc<crate::routes::refdata::CountriesCache>,
-    /// Who may frame the portal (`frame-ancestors`), from the tenant's allow-list.
-    pub frame_policy: Arc<crate::frame::FramePolicy>,
+    /// The HTML answers' Content-Security-Policy (with `frame-ancestors` from the tenant's allow-list).
+    pub html_policy: Arc<crate::security::HtmlPolicy>,
 }

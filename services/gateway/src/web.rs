@@ -11,7 +11,7 @@ use axum::Json;
 use portal_proto::auth::v1::ListOutboxRequest;
 use serde::Serialize;
 use tower::ServiceExt;
-use tower_http::services::ServeDir;
+use tower_http::services::{ServeDir, ServeFile};
 
 /// `/mfe-manifest.json`: where each micro-frontend's current build lives.
 pub async fn manifest(State(s): State<AppState>) -> Response {
@@ -30,50 +30,82 @@ pub async fn manifest(State(s): State<AppState>) -> Response {
     }
 }
 
-/// Files from the static directory; paths without a file extension get the shell's
-/// `index.html` so deep links such as `/profile` work. Unknown `/api` paths are JSON 404s.
+/// Files from the static directory, as a CDN would serve them: the brotli or gzip copy made at
+/// build time when the browser accepts it (`Vary: Accept-Encoding`); content-hashed files
+/// (`main.1a2b3c4d.js`) cached for a year as immutable, everything else (HTML, `remoteEntry.js`,
+/// `mf-manifest.json`, icons) revalidated on every use. Paths without a file extension get the
+/// shell's `index.html` so deep links such as `/profile` work. Unknown `/api` paths are JSON 404s.
 pub async fn fallback(State(s): State<AppState>, req: Request) -> Response {
     let path = req.uri().path().to_string();
     if path == "/api" || path.starts_with("/api/") {
         return ApiError::not_found().into_response();
     }
     let dir = &s.settings.static_dir;
-    let dev = s.settings.is_dev();
-    let res = match ServeDir::new(dir).append_index_html_on_directories(false).oneshot(req).await {
+    let last = path.rsplit('/').next().unwrap_or_default().to_string();
+    let accept = req.headers().get(header::ACCEPT_ENCODING).cloned();
+    let serve = ServeDir::new(dir).append_index_html_on_directories(false).precompressed_br().precompressed_gzip();
+    let mut res = match serve.oneshot(req).await {
         Ok(r) => r.map(Body::new),
         Err(never) => match never {},
     };
     if res.status() == StatusCode::NOT_FOUND || res.status() == StatusCode::METHOD_NOT_ALLOWED {
-        let last = path.rsplit('/').next().unwrap_or_default();
         if last.contains('.') {
             return ApiError::not_found().into_response();
         }
-        return index(dir).await;
+        return index(dir, accept).await;
     }
-    let mut res = res;
-    let cache = if dev || !(path.starts_with("/mfe/") || path.starts_with("/shell/")) {
-        "no-cache"
-    } else {
-        // Builds are published under versioned or content-hashed paths.
-        "public, max-age=31536000, immutable"
-    };
-    res.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
+    let cache = if content_hashed(&last) { "public, max-age=31536000, immutable" } else { "no-cache" };
+    let h = res.headers_mut();
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
+    h.insert(header::VARY, HeaderValue::from_static("Accept-Encoding"));
     // The client package for partner pages (docs/embedding.md): a public script, importable
     // from any origin as an ES module (no credentials are involved).
     if path.starts_with("/embed/") {
-        res.headers_mut().insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, HeaderValue::from_static("*"));
+        h.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, HeaderValue::from_static("*"));
     }
     res
 }
 
-async fn index(dir: &std::path::Path) -> Response {
-    match tokio::fs::read(dir.join("index.html")).await {
-        Ok(bytes) => (
-            [(header::CONTENT_TYPE, "text/html; charset=utf-8"), (header::CACHE_CONTROL, "no-cache")],
-            bytes,
-        )
-            .into_response(),
-        Err(_) => ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "The front end has not been built: run `make run`").into_response(),
+/// `name.<8+ hex digits>.ext`: the build names such files after their content.
+fn content_hashed(file: &str) -> bool {
+    let parts: Vec<&str> = file.split('.').collect();
+    parts.len() >= 3 && {
+        let hash = parts[parts.len() - 2];
+        hash.len() >= 8 && hash.bytes().all(|b| b.is_ascii_hexdigit())
+    }
+}
+
+/// The shell's `index.html` (revalidated, precompressed like the rest) for a deep link.
+async fn index(dir: &std::path::Path, accept_encoding: Option<HeaderValue>) -> Response {
+    let file = dir.join("index.html");
+    if !file.exists() {
+        return ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "The front end has not been built: run `make run`").into_response();
+    }
+    let mut req = Request::new(Body::empty());
+    if let Some(v) = accept_encoding {
+        req.headers_mut().insert(header::ACCEPT_ENCODING, v);
+    }
+    let mut res = match ServeFile::new(file).precompressed_br().precompressed_gzip().oneshot(req).await {
+        Ok(r) => r.map(Body::new),
+        Err(never) => match never {},
+    };
+    let h = res.headers_mut();
+    h.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8"));
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    h.insert(header::VARY, HeaderValue::from_static("Accept-Encoding"));
+    res
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn content_hashed_names() {
+        for name in ["main.931aa5d6.js", "87.f05ec1e5.js", "__federation_expose_app.52feabc4.js", "i18n-fr-json.47441445.js"] {
+            assert!(super::content_hashed(name), "{name}");
+        }
+        for name in ["remoteEntry.js", "mf-manifest.json", "index.html", "icon-16.png", "portal-embed.js", "a.b.js", "x.1234567.js"] {
+            assert!(!super::content_hashed(name), "{name}");
+        }
     }
 }
 

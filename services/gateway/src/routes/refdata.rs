@@ -18,8 +18,6 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(countries))
         .routes(routes!(geolocation_age))
         .routes(routes!(geolocation))
-        // The country list is ~400 KB of JSON; only these routes are worth compressing.
-        .layer(tower_http::compression::CompressionLayer::new())
 }
 
 /// When this deployment's country data last changed.
