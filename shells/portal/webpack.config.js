@@ -5,6 +5,7 @@ const fs = require('node:fs');
 const HtmlWebpackPlugin = require('html-webpack-plugin');
 const { ModuleFederationPlugin } = require('@module-federation/enhanced/webpack');
 const { optimization, hashedFilename, sharedSingletons, swcRule, setting, precompress } = require('@portal/build');
+const { PreloadStartupChunks } = require('@portal/build/preload-startup.cjs');
 const pkg = require('./package.json');
 
 module.exports = (env = {}, argv = {}) => {
@@ -47,6 +48,7 @@ module.exports = (env = {}, argv = {}) => {
         css: fs.readFileSync(path.join(__dirname, 'src', 'portal.css'), 'utf8'),
         minify: { collapseWhitespace: true, removeComments: true, minifyCSS: true },
       }),
+      new PreloadStartupChunks(),
       ...precompress(),
     ],
   };
