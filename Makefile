@@ -1,7 +1,7 @@
 # The two commands the README leads with:
 #   make run   build front end and back end, run the portal on http://localhost:8080 with demo data
 #   make test  every test: cargo (unit + integration), jest (every front-end package), e2e (Chromium)
-.PHONY: run run-split test build build-web build-rust node-deps e2e-deps api-types check-api-types clean
+.PHONY: run run-split test lighthouse build build-web build-rust node-deps e2e-deps api-types check-api-types clean
 
 PORT ?= 8080
 # The example partner page that embeds the portal (examples/partner/), next to it in `make run`.
@@ -43,6 +43,10 @@ api-types: build-rust
 
 test: node-deps e2e-deps
 	bash tools/test-all.sh
+
+# Lighthouse (mobile) on / and /home against the built portal; fails below the targets.
+lighthouse: build
+	bash tools/lighthouse.sh
 
 clean:
 	rm -rf target public data .cache .tmp

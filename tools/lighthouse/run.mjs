@@ -1,0 +1,112 @@
+#!/usr/bin/env node
+// Lighthouse 13 (mobile, default simulated throttling) against the running portal, in Debian's
+// Chromium, on the pages a phone user opens first: / (the login page) and /home signed in (the
+// demo member's session in the browser's storage, as a returning member has it). Prints the
+// scores and measures and exits 1 when any target is missed:
+//   performance >= 95, accessibility 100, LCP <= 2.0 s, CLS <= 0.05,
+//   JavaScript as transferred (compressed, what the phone downloads) <= 150 KB.
+// PORTAL_URL (default http://localhost:8080) must be a dev-mode portal (the sign-in code is read
+// from its outbox). CHROME_PATH (default /usr/bin/chromium). LIGHTHOUSE_JSON=dir keeps reports.
+import fs from 'node:fs';
+import path from 'node:path';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import puppeteer from 'puppeteer-core';
+
+const BASE = (process.env.PORTAL_URL ?? 'http://localhost:8080').replace(/\/$/, '');
+const TARGETS = { performance: 95, accessibility: 100, lcpMs: 2000, cls: 0.05, jsKB: 150 };
+
+/** A session for the demo member through the emailed-code flow (dev outbox). */
+async function demoSession(email = 'demo@example.com') {
+  const since = Date.now() - 1000;
+  const post = (p, body) =>
+    fetch(`${BASE}${p}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  const asked = await post('/api/auth/email', { email, redirect: '/home' });
+  if (!asked.ok) throw new Error(`code request: ${asked.status}`);
+  for (let i = 0; i < 50; i++) {
+    const list = await (await fetch(`${BASE}/_dev/outbox.json`)).json();
+    const mail = list.find((m) => m.to === email && Date.parse(m.sent_at) >= since);
+    const code = mail?.text.match(/\b(\d{6})\b/)?.[1];
+    if (code) {
+      const res = await post('/api/auth/verify', { email, code });
+      if (!res.ok) throw new Error(`verify: ${res.status}`);
+      return (await res.json()).token;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('no code in the dev outbox');
+}
+
+async function audit(chrome, url, { keepStorage = false } = {}) {
+  const result = await lighthouse(url, {
+    port: chrome.port,
+    output: 'json',
+    logLevel: 'error',
+    onlyCategories: ['performance', 'accessibility'],
+    disableStorageReset: keepStorage,
+  });
+  const lhr = result.lhr;
+  const requests = lhr.audits['network-requests'].details?.items ?? [];
+  const jsBytes = requests.filter((r) => r.resourceType === 'Script').reduce((n, r) => n + (r.transferSize ?? 0), 0);
+  return {
+    lhr,
+    performance: Math.round(lhr.categories.performance.score * 100),
+    accessibility: Math.round(lhr.categories.accessibility.score * 100),
+    lcpMs: Math.round(lhr.audits['largest-contentful-paint'].numericValue),
+    cls: lhr.audits['cumulative-layout-shift'].numericValue,
+    tbtMs: Math.round(lhr.audits['total-blocking-time'].numericValue),
+    jsKB: jsBytes / 1024,
+    failedA11y: lhr.categories.accessibility.auditRefs
+      .map((ref) => lhr.audits[ref.id])
+      .filter((a) => a.score !== null && a.score < 1)
+      .map((a) => a.id),
+  };
+}
+
+const chrome = await chromeLauncher.launch({
+  chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+  chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu'],
+});
+let failed = false;
+try {
+  const pages = [];
+  pages.push(['/', await audit(chrome, `${BASE}/`)]);
+  // Signed in: the token in the browser's storage, then Lighthouse without its storage reset
+  // (which would also sign the member out).
+  const token = await demoSession();
+  const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}` });
+  const page = await browser.newPage();
+  await page.goto(`${BASE}/logged-out`);
+  await page.evaluate((t) => {
+    localStorage.clear();
+    localStorage.setItem('portal.auth', t);
+  }, token);
+  // A first load: nothing in the HTTP cache (the / audit filled it), only the session.
+  const cdp = await page.createCDPSession();
+  await cdp.send('Network.clearBrowserCache');
+  await page.close();
+  await browser.disconnect();
+  pages.push(['/home', await audit(chrome, `${BASE}/home`, { keepStorage: true })]);
+
+  for (const [p, r] of pages) {
+    const misses = [];
+    if (r.performance < TARGETS.performance) misses.push(`performance ${r.performance} < ${TARGETS.performance}`);
+    if (r.accessibility < TARGETS.accessibility) misses.push(`accessibility ${r.accessibility} < 100 (${r.failedA11y.join(', ')})`);
+    if (r.lcpMs > TARGETS.lcpMs) misses.push(`LCP ${r.lcpMs} ms > ${TARGETS.lcpMs}`);
+    if (r.cls > TARGETS.cls) misses.push(`CLS ${r.cls.toFixed(3)} > ${TARGETS.cls}`);
+    if (r.jsKB > TARGETS.jsKB) misses.push(`JS ${r.jsKB.toFixed(1)} KB > ${TARGETS.jsKB}`);
+    console.log(
+      `${misses.length ? 'not ok' : 'ok'} - ${p}: performance ${r.performance}, accessibility ${r.accessibility}, ` +
+        `LCP ${(r.lcpMs / 1000).toFixed(2)} s, CLS ${r.cls.toFixed(3)}, TBT ${r.tbtMs} ms, JS ${r.jsKB.toFixed(1)} KB transferred` +
+        (misses.length ? ` — missed: ${misses.join('; ')}` : ''),
+    );
+    failed ||= misses.length > 0;
+    if (process.env.LIGHTHOUSE_JSON) {
+      fs.mkdirSync(process.env.LIGHTHOUSE_JSON, { recursive: true });
+      fs.writeFileSync(path.join(process.env.LIGHTHOUSE_JSON, `${p === '/' ? 'login' : p.slice(1)}.json`), JSON.stringify(r.lhr));
+    }
+  }
+} finally {
+  await chrome.kill();
+}
+process.exit(failed ? 1 : 0);
