@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { MFE_DIRS, REPO, buildMfe, webpack, writeJsonAtomic } from './lib.mjs';
+import { writeIcons } from './icons.mjs';
 
 const out = path.resolve(process.env.PORTAL_OUT_DIR || path.join(REPO, 'public'));
 fs.mkdirSync(out, { recursive: true });
@@ -33,4 +34,5 @@ fs.mkdirSync(path.join(out, 'assets'), { recursive: true });
 for (const file of fs.readdirSync(assets)) {
   fs.copyFileSync(path.join(assets, file), path.join(out, 'assets', file));
 }
+console.log(`icons -> ${writeIcons(path.join(assets, 'favicon.svg'), path.join(out, 'assets')).join(', ')}`);
 console.log('build done');

@@ -5,6 +5,7 @@ WORKDIR /src
 COPY package.json package-lock.json tsconfig.base.json tsconfig.json ./
 COPY scripts scripts
 COPY shells shells
+COPY packages packages
 COPY mfe-profile mfe-profile
 COPY mfe-orders mfe-orders
 COPY mfe-rewards mfe-rewards

@@ -85,6 +85,10 @@ pub struct Settings {
     pub static_dir: PathBuf,
     /// Micro-frontend manifest served as `/mfe-manifest.json`; defaults to `<static_dir>/mfe-manifest.json`.
     pub mfe_manifest: Option<PathBuf>,
+    /// Where the built front end is served when it is not on this machine (Kubernetes: the `web`
+    /// service's nginx). The gateway then fetches the shell's `index.html` from there for `/` and
+    /// deep links, so every HTML answer still passes through it and carries its security headers.
+    pub static_url: Option<String>,
     /// Tenant configuration file served (without secrets) as `/api/config`.
     pub tenant_config: PathBuf,
     pub tenant: String,
@@ -191,6 +195,7 @@ impl Default for Settings {
             demo_data: true,
             static_dir: "public".into(),
             mfe_manifest: None,
+            static_url: None,
             tenant_config: "config/tenant.json".into(),
             tenant: "demo".into(),
             services: ServiceUrls::default(),

@@ -33,6 +33,7 @@ pub fn router(state: AppState) -> Router {
     let mut app = api
         .route("/api/openapi.json", get(move || async move { axum::Json(doc.as_ref().clone()) }))
         .route("/mfe-manifest.json", get(web::manifest))
+        .route("/manifest.webmanifest", get(web::web_manifest))
         .route("/healthz", get(web::healthz));
     if state.settings.is_dev() {
         app = app.route("/_dev/outbox", get(web::outbox_html)).route("/_dev/outbox.json", get(web::outbox_json));
@@ -71,7 +72,8 @@ impl Application {
         let listener = TcpListener::bind((settings.host.as_str(), settings.port)).await?;
         let addr = listener.local_addr()?;
         let trusted_proxies = Arc::new(extract::parse_proxies(&settings.trusted_proxies)?);
-        let state = AppState { settings: Arc::new(settings), clients: Arc::new(clients), verifier, countries: Arc::default(), html_policy: Arc::default(), trusted_proxies };
+        let static_origin = settings.static_url.as_deref().map(web::StaticOrigin::new).transpose()?.map(Arc::new);
+        let state = AppState { settings: Arc::new(settings), clients: Arc::new(clients), verifier, countries: Arc::default(), html_policy: Arc::default(), static_origin, trusted_proxies };
         Ok(Application { listener, addr, router: router(state) })
     }
 

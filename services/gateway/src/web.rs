@@ -52,7 +52,10 @@ pub async fn fallback(State(s): State<AppState>, req: Request) -> Response {
         if last.contains('.') {
             return ApiError::not_found().into_response();
         }
-        return index(dir, accept).await;
+        return match &s.static_origin {
+            Some(origin) => origin.index(accept).await,
+            None => index(dir, accept).await,
+        };
     }
     let cache = if content_hashed(&last) { "public, max-age=31536000, immutable" } else { "no-cache" };
     let h = res.headers_mut();
@@ -72,6 +75,53 @@ fn content_hashed(file: &str) -> bool {
     parts.len() >= 3 && {
         let hash = parts[parts.len() - 2];
         hash.len() >= 8 && hash.bytes().all(|b| b.is_ascii_hexdigit())
+    }
+}
+
+/// The shell's `index.html` from the front end's own server (`static_url`), with the browser's
+/// `Accept-Encoding` passed on and the encoded bytes passed back as they are.
+pub struct StaticOrigin {
+    index: String,
+    client: reqwest::Client,
+}
+
+impl StaticOrigin {
+    pub fn new(base: &str) -> anyhow::Result<StaticOrigin> {
+        let base = url::Url::parse(base.trim_end_matches('/'))?;
+        let client = reqwest::Client::builder().timeout(std::time::Duration::from_secs(5)).build()?;
+        Ok(StaticOrigin { index: format!("{}/index.html", base.as_str().trim_end_matches('/')), client })
+    }
+
+    pub async fn index(&self, accept_encoding: Option<HeaderValue>) -> Response {
+        let mut req = self.client.get(&self.index);
+        if let Some(v) = accept_encoding {
+            req = req.header(header::ACCEPT_ENCODING, v);
+        }
+        let fetched = async {
+            let r = req.send().await?.error_for_status()?;
+            let encoding = r.headers().get(header::CONTENT_ENCODING).cloned();
+            Ok::<_, reqwest::Error>((encoding, r.bytes().await?))
+        }
+        .await;
+        match fetched {
+            Ok((encoding, body)) => {
+                let mut res = Response::new(Body::from(body));
+                let h = res.headers_mut();
+                h.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8"));
+                h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+                h.insert(header::VARY, HeaderValue::from_static("Accept-Encoding"));
+                if let Some(e) = encoding {
+                    h.insert(header::CONTENT_ENCODING, e);
+                }
+                res
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "the front end's server did not give index.html");
+                let mut e = ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "The portal is starting up or being updated; try again in a moment");
+                e.retry_after = Some(crate::error::RETRY_AFTER_SECS);
+                e.into_response()
+            }
+        }
     }
 }
 
@@ -98,6 +148,46 @@ async fn index(dir: &std::path::Path, accept_encoding: Option<HeaderValue>) -> R
 
 #[cfg(test)]
 mod tests {
+    use axum::http::{header, HeaderValue, StatusCode};
+    use axum::response::{IntoResponse, Response};
+
+    #[tokio::test]
+    async fn index_html_from_the_front_ends_own_server() {
+        use axum::routing::get;
+        // The front end's server: a precompressed index.html for a browser that takes brotli.
+        let web = axum::Router::new().route(
+            "/index.html",
+            get(|h: axum::http::HeaderMap| async move {
+                let br = h.get(header::ACCEPT_ENCODING).and_then(|v| v.to_str().ok()).is_some_and(|v| v.contains("br"));
+                if br {
+                    ([(header::CONTENT_ENCODING, "br")], "BROTLI-HTML").into_response()
+                } else {
+                    "<!doctype html><title>shell</title>".into_response()
+                }
+            }),
+        );
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        tokio::spawn(async move { axum::serve(listener, web).await.unwrap() });
+        let origin = super::StaticOrigin::new(&format!("http://{addr}/")).unwrap();
+        let body = |r: Response| async move { axum::body::to_bytes(r.into_body(), 1 << 20).await.unwrap() };
+
+        let r = origin.index(Some(HeaderValue::from_static("gzip, br"))).await;
+        assert_eq!(r.headers()[header::CONTENT_ENCODING], "br");
+        assert_eq!(r.headers()[header::CONTENT_TYPE], "text/html; charset=utf-8");
+        assert_eq!(r.headers()[header::CACHE_CONTROL], "no-cache");
+        assert_eq!(&body(r).await[..], b"BROTLI-HTML");
+        let r = origin.index(None).await;
+        assert!(r.headers().get(header::CONTENT_ENCODING).is_none());
+        assert_eq!(&body(r).await[..], b"<!doctype html><title>shell</title>");
+
+        // Its server down: 503 in the error shape, with Retry-After.
+        let gone = super::StaticOrigin::new("http://127.0.0.1:9").unwrap();
+        let r = gone.index(None).await;
+        assert_eq!(r.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(r.headers()[header::RETRY_AFTER], "5");
+    }
+
     #[test]
     fn content_hashed_names() {
         for name in ["main.931aa5d6.js", "87.f05ec1e5.js", "__federation_expose_app.52feabc4.js", "i18n-fr-json.47441445.js"] {
@@ -186,4 +276,46 @@ pub async fn healthz(State(s): State<AppState>) -> (StatusCode, Json<Health>) {
     }
     let code = if ok { StatusCode::OK } else { StatusCode::SERVICE_UNAVAILABLE };
     (code, Json(Health { status: if ok { "ok" } else { "degraded" }, services }))
+}
+
+/// Icons listed in the web app manifest: built from one source image by `scripts/icons.mjs`.
+const MANIFEST_ICON_SIZES: [u32; 6] = [16, 32, 64, 128, 192, 512];
+
+/// `/manifest.webmanifest`: what an installer needs, from the tenant config (name, description,
+/// theme and background colours), so a brand's change needs no rebuild. Revalidated on each use.
+pub async fn web_manifest(State(s): State<AppState>) -> Response {
+    let doc: serde_json::Value = match s.clients.refdata.clone().get_config(portal_proto::refdata::v1::GetConfigRequest {}).await {
+        Ok(r) => serde_json::from_str(&r.into_inner().json).unwrap_or_default(),
+        Err(e) => {
+            tracing::warn!(error = %e, "tenant config unavailable for the web app manifest: defaults");
+            serde_json::Value::Null
+        }
+    };
+    let general = &doc["general"];
+    let text = |v: &serde_json::Value, default: &str| v.as_str().filter(|t| !t.trim().is_empty()).unwrap_or(default).to_string();
+    let name = text(&general["siteMeta"]["title"], "My account");
+    let theme = text(&general["theme"]["primary"], "#1f4e79");
+    let background = text(&general["theme"]["background"], &text(&general["background"]["color"], "#ffffff"));
+    let mut icons: Vec<serde_json::Value> = MANIFEST_ICON_SIZES
+        .iter()
+        .map(|n| serde_json::json!({"src": format!("/assets/icon-{n}.png"), "sizes": format!("{n}x{n}"), "type": "image/png", "purpose": "any"}))
+        .collect();
+    icons.push(serde_json::json!({"src": "/assets/icon-maskable-512.png", "sizes": "512x512", "type": "image/png", "purpose": "maskable"}));
+    let manifest = serde_json::json!({
+        "id": "/",
+        "name": name,
+        "short_name": name.chars().take(12).collect::<String>(),
+        "description": text(&general["siteMeta"]["description"], "Manage your profile, transactions and more"),
+        "start_url": "/home",
+        "scope": "/",
+        "display": "standalone",
+        "theme_color": theme,
+        "background_color": background,
+        "icons": icons,
+    });
+    (
+        [(header::CONTENT_TYPE, "application/manifest+json"), (header::CACHE_CONTROL, "no-cache")],
+        manifest.to_string(),
+    )
+        .into_response()
 }

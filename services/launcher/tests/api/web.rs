@@ -144,3 +144,22 @@ async fn json_answers_above_a_kilobyte_are_compressed_and_signed_in_answers_neve
     assert_eq!(refused.headers()["cache-control"], "no-store");
     app.stop().await;
 }
+
+#[tokio::test]
+async fn the_web_app_manifest_follows_the_tenant_config() {
+    let app = spawn_app(Default::default()).await.unwrap();
+    let r = app.http.get(app.url("/manifest.webmanifest")).send().await.unwrap();
+    assert_eq!(r.status(), 200);
+    assert_eq!(r.headers()["content-type"], "application/manifest+json");
+    assert_eq!(r.headers()["cache-control"], "no-cache");
+    let m: serde_json::Value = r.json().await.unwrap();
+    // The test tenant's title; no theme in its config: the defaults.
+    assert_eq!(m["name"], "My account");
+    assert_eq!(m["start_url"], "/home");
+    assert_eq!(m["display"], "standalone");
+    assert_eq!(m["theme_color"], "#1f4e79");
+    let sizes: Vec<&str> = m["icons"].as_array().unwrap().iter().map(|i| i["sizes"].as_str().unwrap()).collect();
+    assert_eq!(sizes, ["16x16", "32x32", "64x64", "128x128", "192x192", "512x512", "512x512"]);
+    assert_eq!(m["icons"][6]["purpose"], "maskable");
+    app.stop().await;
+}
