@@ -90,6 +90,9 @@ test('a member edits details, a size and a messaging preference, switches to Ara
     // Reload: all three kept.
     await page.reload();
     await page.getByRole('switch', { name: 'SMS' }).waitFor();
+    // The page may first draw the profile it kept from before the save (spec 4: the cache is shown
+    // marked stale, then reloaded; it is written at most once a second): wait for the reload.
+    await page.waitForFunction((want) => document.getElementById('comms-sms')?.checked === want, !smsBefore);
     assert.equal(await page.getByRole('switch', { name: 'SMS' }).isChecked(), !smsBefore);
     await page.getByRole('listitem').filter({ hasText: `SMS: ${smsBefore ? 'Not subscribed' : 'Subscribed'}` }).filter({ hasText: 'Changed by you' }).first().waitFor();
     await page.goto(`${BASE}/size`);
