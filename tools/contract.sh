@@ -56,7 +56,9 @@ import json, sys
 doc = json.load(sys.stdin)
 print("|".join(sorted({p for p, ops in doc["paths"].items() for op in ops.values()
                       if isinstance(op, dict) and "501" in op.get("responses", {})})))')
-exclude="^/api/auth(/|$)"
+# Signing a session out by id is left out for the same reason: the stateful phase follows the
+# session list to it and would sign out the session the run uses.
+exclude="^/api/auth(/|$)|^/api/privacy/sessions/\\{id\\}$"
 [ -z "$pending" ] || exclude="$exclude|^($pending)$"
 
 # Two workers: the machine has two cores and the portal needs one. The health checks are about

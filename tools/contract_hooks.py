@@ -23,6 +23,7 @@ DATA_DEPENDENT = {
     ("POST", "/api/qff/validate"): {"qff_number", "last_name"},
     ("POST", "/api/qff/link"): {"qff_number", "last_name"},
     ("POST", "/api/qff/redeem"): {"points", "idempotency_key", ""},
+    ("POST", "/api/privacy/delete"): {"code"},
 }
 
 

@@ -29,6 +29,9 @@ pub enum AuthError {
     /// `NotFound` (404)
     #[error("{0}")]
     NotFound(&'static str),
+    /// `FailedPrecondition` (409): a step that needs another one first
+    #[error("{0}")]
+    Precondition(&'static str),
     /// `PermissionDenied` (403)
     #[error("Not available in production mode")]
     DevOnly,
@@ -62,6 +65,7 @@ impl From<AuthError> for Status {
             AuthError::CodeLocked | AuthError::RateLimited => Status::new(Code::ResourceExhausted, msg),
             AuthError::Forbidden(_) | AuthError::DevOnly => Status::permission_denied(msg),
             AuthError::NotFound(_) => Status::not_found(msg),
+            AuthError::Precondition(_) => Status::failed_precondition(msg),
             AuthError::Kv(e) => e.into(),
             AuthError::Db(e) => portal_common::error::internal("auth storage", e),
             AuthError::Other(e) => portal_common::error::internal("auth", e),

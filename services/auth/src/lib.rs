@@ -4,11 +4,14 @@
 //! route is rate limited per address and per client IP. Without the KV (Redis down) nothing can
 //! be counted or checked, so these routes refuse with `Unavailable` (503, `Retry-After`).
 mod delivery;
+mod device;
 mod error;
 mod keys;
 mod links;
 mod outbox;
+mod privacy;
 mod redirect;
+mod sessions;
 
 use delivery::{Delivery, Outgoing};
 use error::AuthError;
@@ -62,7 +65,8 @@ pub async fn build(settings: &Settings) -> anyhow::Result<GrpcApp> {
     let refdata = RefdataServiceClient::new(portal_common::grpc::channel(&settings.service_url("refdata")?)?);
     let delivery = Delivery::new(settings, &db)?;
     let public_url = url::Url::parse(&settings.public_url).map_err(|e| anyhow::anyhow!("PORTAL_PUBLIC_URL: {e}"))?;
-    let inner = Arc::new(Inner { db, kv, keys, profiles, refdata, delivery, public_url, settings: settings.clone() });
+    let geo = portal_common::geo::GeoIp::open(settings)?;
+    let inner = Arc::new(Inner { db, kv, keys, profiles, refdata, delivery, public_url, geo, settings: settings.clone() });
     tokio::spawn(reload_keys(Arc::downgrade(&inner)));
     let routes = tonic::service::Routes::new(AuthServiceServer::new(Auth { inner }));
     GrpcApp::bind(settings, "portal.auth.v1.AuthService", routes).await
@@ -102,6 +106,8 @@ struct Inner {
     refdata: RefdataServiceClient<Channel>,
     delivery: Delivery,
     public_url: url::Url,
+    /// The approximate place of a sign-in's address, when a GeoIP database is configured.
+    geo: portal_common::geo::GeoIp,
     settings: Settings,
 }
 
@@ -237,6 +243,14 @@ impl Inner {
             act,
         };
         Ok((self.sign(&claims)?, claims))
+    }
+
+    /// A member's (or staff user's own) session, recorded for "My sessions" with where it came
+    /// from. `signed_in_at`: when the sign-in happened (a swapped token keeps its original).
+    async fn issue_session(&self, pid: &str, staff: bool, origin: &sessions::Origin, signed_in_at: Option<i64>) -> Result<(String, Claims), AuthError> {
+        let (t, c) = self.session(pid, staff, Self::now() + self.settings.session_ttl_secs, None)?;
+        privacy::record_session(self, &c, signed_in_at.unwrap_or(c.iat), origin).await?;
+        Ok((t, c))
     }
 
     fn greeting(first_name: &str) -> String {
@@ -376,6 +390,10 @@ fn code_key(tenant: &str, email: &Email) -> String {
     format!("code:{}", token::hash_hex(&format!("{tenant}:{}", email.as_str())))
 }
 
+fn origin(md: &tonic::metadata::MetadataMap) -> sessions::Origin {
+    sessions::Origin { ip: Caller::client_ip(md), user_agent: Caller::user_agent(md) }
+}
+
 fn code_hash(key: &str, code: &str) -> String {
     token::hash_hex(&format!("{key}:{code}"))
 }
@@ -409,6 +427,7 @@ impl AuthService for Auth {
         let inner = &self.inner;
         let now = Inner::now();
         let ip = Caller::client_ip(req.metadata());
+        let from = origin(req.metadata());
         // No address to count against here: the client IP alone, with more room.
         inner.limit("exchange", None, ip.as_deref(), 5).await?;
         let raw = req.into_inner().token;
@@ -425,7 +444,7 @@ impl AuthService for Auth {
                 let record = inner.kv.take(&link_key(&link.jti)).await?.ok_or(AuthError::LinkUnusable)?;
                 let pending: Pending = serde_json::from_slice(&record).unwrap_or_default();
                 inner.record_activity(&link.pid, &pending).await?;
-                let (t, c) = inner.session(&link.pid, link.staff, now + inner.settings.session_ttl_secs, None)?;
+                let (t, c) = inner.issue_session(&link.pid, link.staff, &from, None).await?;
                 Ok(Response::new(pb::SessionToken {
                     token: t,
                     expiry: c.exp,
@@ -443,7 +462,10 @@ impl AuthService for Auth {
                 if !inner.kv.set_nx(&token::revoked_key(&session.jti), b"1", Some(Duration::from_secs((session.exp - now).max(1) as u64))).await? {
                     return Err(AuthError::LinkUnusable.into());
                 }
-                let (t, c) = inner.session(&session.pid, session.staff, now + inner.settings.session_ttl_secs, None)?;
+                // The fresh token replaces the old one's record: same sign-in, new device view.
+                let signed_in_at = sessions::signed_in_at(&inner.db, &session.jti).await.map_err(AuthError::from)?;
+                sessions::mark_revoked(&inner.db, &session.jti, now).await.map_err(AuthError::from)?;
+                let (t, c) = inner.issue_session(&session.pid, session.staff, &from, signed_in_at).await?;
                 Ok(Response::new(pb::SessionToken { token: t, expiry: c.exp, profile_id: c.pid, staff: c.staff, redirect: "/home".into() }))
             }
         }
@@ -519,6 +541,7 @@ impl AuthService for Auth {
     async fn verify_code(&self, req: Request<pb::VerifyCodeRequest>) -> Result<Response<pb::SessionToken>, Status> {
         let inner = &self.inner;
         let ip = Caller::client_ip(req.metadata());
+        let from = origin(req.metadata());
         let r = req.into_inner();
         let email = parse_email(&r.email)?;
         let code = r.code.trim();
@@ -543,7 +566,7 @@ impl AuthService for Auth {
             return Err(AuthError::CodeWrong.into());
         }
         inner.record_activity(&record.pid, &record.pending).await?;
-        let (t, c) = inner.session(&record.pid, record.staff, Inner::now() + inner.settings.session_ttl_secs, None)?;
+        let (t, c) = inner.issue_session(&record.pid, record.staff, &from, None).await?;
         Ok(Response::new(pb::SessionToken { token: t, expiry: c.exp, profile_id: c.pid, staff: c.staff, redirect: record.redirect }))
     }
 
@@ -593,6 +616,7 @@ impl AuthService for Auth {
         let c = Caller::from_metadata(req.metadata()).map_err(|_| AuthError::NotSignedIn)?;
         let (jti, exp) = (c.token_id.clone().ok_or(AuthError::NotSignedIn)?, c.token_exp.ok_or(AuthError::NotSignedIn)?);
         self.inner.revoke(&jti, exp).await?;
+        sessions::mark_revoked(&self.inner.db, &jti, Inner::now()).await.map_err(AuthError::from)?;
         if let Some(staff_id) = &c.actor {
             let name = self.inner.staff_name(staff_id).await?.unwrap_or_default();
             self.inner.log_access_token(&c.profile_id, staff_id, &name, "stop", "", &jti, 0).await?;
@@ -664,34 +688,56 @@ impl AuthService for Auth {
     #[tracing::instrument(skip_all)]
     async fn list_access_log(&self, req: Request<pb::ListAccessLogRequest>) -> Result<Response<pb::ListAccessLogResponse>, Status> {
         let c = Caller::from_metadata(req.metadata()).map_err(|_| AuthError::NotSignedIn)?;
-        let rows = sqlx::query(
-            "SELECT action, staff_id, staff_name, reason, at_ms, token_id, ends_at_ms FROM access_log WHERE profile_id = $1
-             ORDER BY at_ms DESC, id DESC LIMIT 200",
-        )
-        .bind(&c.profile_id)
-        .fetch_all(&self.inner.db.pool)
-        .await
-        .map_err(AuthError::from)?;
-        let entry = |r: &sqlx::any::AnyRow| pb::AccessLogEntry {
-            action: r.get("action"),
-            staff_id: r.get("staff_id"),
-            staff_name: r.get("staff_name"),
-            reason: r.get("reason"),
-            at: r.get::<i64, _>("at_ms") / 1000,
-        };
-        // A view that ran out without an explicit stop is shown as stopped when its token expired.
-        let stopped: std::collections::HashSet<String> =
-            rows.iter().filter(|r| r.get::<String, _>("action") == "stop").map(|r| r.get("token_id")).collect();
-        let now_ms = chrono::Utc::now().timestamp_millis();
-        let mut entries: Vec<pb::AccessLogEntry> = rows.iter().map(entry).collect();
-        for r in &rows {
-            let (token, ends) = (r.get::<String, _>("token_id"), r.get::<i64, _>("ends_at_ms"));
-            if r.get::<String, _>("action") == "start" && !token.is_empty() && ends > 0 && ends <= now_ms && !stopped.contains(&token) {
-                entries.push(pb::AccessLogEntry { action: "stop".into(), reason: EXPIRED_VIEW.into(), at: ends / 1000, ..entry(r) });
-            }
-        }
-        entries.sort_by(|a, b| b.at.cmp(&a.at));
+        let entries = self.inner.access_log(&c.profile_id, Some(200)).await?;
         Ok(Response::new(pb::ListAccessLogResponse { entries }))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn list_sessions(&self, req: Request<pb::ListSessionsRequest>) -> Result<Response<pb::ListSessionsResponse>, Status> {
+        let c = privacy::owner(req.metadata())?;
+        Ok(Response::new(pb::ListSessionsResponse { sessions: self.inner.list_sessions(&c).await? }))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn revoke_session(&self, req: Request<pb::RevokeSessionRequest>) -> Result<Response<pb::RevokeSessionResponse>, Status> {
+        let c = privacy::owner(req.metadata())?;
+        self.inner.revoke_session(&c, req.get_ref().id.trim()).await?;
+        Ok(Response::new(pb::RevokeSessionResponse {}))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn revoke_other_sessions(&self, req: Request<pb::RevokeOtherSessionsRequest>) -> Result<Response<pb::RevokeOtherSessionsResponse>, Status> {
+        let c = privacy::owner(req.metadata())?;
+        Ok(Response::new(pb::RevokeOtherSessionsResponse { revoked: self.inner.revoke_others(&c).await? }))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn send_deletion_code(&self, req: Request<pb::SendDeletionCodeRequest>) -> Result<Response<pb::SendDeletionCodeResponse>, Status> {
+        let c = privacy::member_owner(req.metadata())?;
+        let ip = Caller::client_ip(req.metadata());
+        Ok(Response::new(pb::SendDeletionCodeResponse { email: self.inner.send_deletion_code(&c, ip.as_deref()).await? }))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn confirm_deletion(&self, req: Request<pb::ConfirmDeletionRequest>) -> Result<Response<pb::ConfirmDeletionResponse>, Status> {
+        let c = privacy::member_owner(req.metadata())?;
+        let ip = Caller::client_ip(req.metadata());
+        self.inner.confirm_deletion(&c, &req.get_ref().code, ip.as_deref()).await?;
+        Ok(Response::new(pb::ConfirmDeletionResponse {}))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn export_member(&self, req: Request<pb::ExportMemberRequest>) -> Result<Response<pb::MemberExport>, Status> {
+        let c = privacy::member_owner(req.metadata())?;
+        Ok(Response::new(self.inner.export(&c).await?))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn erase_member(&self, req: Request<pb::EraseMemberRequest>) -> Result<Response<pb::EraseMemberResponse>, Status> {
+        let c = privacy::member_owner(req.metadata())?;
+        self.inner.erase(&c).await?;
+        tracing::info!("member erased from the auth service");
+        Ok(Response::new(pb::EraseMemberResponse {}))
     }
 
     async fn rotate_signing_key(&self, _req: Request<pb::RotateSigningKeyRequest>) -> Result<Response<pb::GetVerificationKeysResponse>, Status> {

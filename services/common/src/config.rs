@@ -114,6 +114,9 @@ pub struct Settings {
     pub sms_url: Option<SecretString>,
     /// The airline partner API (`QFF_API_URL`, `QFF_API_KEY`, `PORTAL_QFF__*`).
     pub qff: QffSettings,
+    /// A MaxMind DB file (GeoLite2 or GeoIP2 City, `PORTAL_GEOIP_DB`) that tells the approximate
+    /// place of a session's sign-in IP; without it no place is recorded.
+    pub geoip_db: Option<PathBuf>,
 }
 
 /// How the qff service reaches the airline's partner API.
@@ -208,6 +211,7 @@ impl Default for Settings {
             mail_from: "My account <no-reply@localhost>".into(),
             sms_url: None,
             qff: QffSettings::default(),
+            geoip_db: None,
         }
     }
 }

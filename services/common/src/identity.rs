@@ -10,6 +10,8 @@ pub const TENANT: &str = "x-portal-tenant";
 pub const STAFF: &str = "x-portal-staff";
 /// The client's IP address as the gateway saw it, for rate limits.
 pub const CLIENT_IP: &str = "x-portal-client-ip";
+/// The client's `User-Agent` as the gateway saw it, on sign-in calls (a session's device).
+pub const USER_AGENT: &str = "x-portal-user-agent";
 /// The caller's token id, so a service can revoke it (logout).
 pub const TOKEN_ID: &str = "x-portal-jti";
 /// Unix seconds at which the caller's token expires.
@@ -50,6 +52,11 @@ impl Caller {
     /// The caller's client IP, if the gateway passed one.
     pub fn client_ip(md: &MetadataMap) -> Option<String> {
         md.get(CLIENT_IP).and_then(|v| v.to_str().ok()).map(str::to_owned)
+    }
+
+    /// The client's User-Agent, if the gateway passed one.
+    pub fn user_agent(md: &MetadataMap) -> Option<String> {
+        md.get(USER_AGENT).and_then(|v| v.to_str().ok()).filter(|s| !s.is_empty()).map(str::to_owned)
     }
 
     pub fn write_to(&self, md: &mut MetadataMap) {

@@ -67,6 +67,9 @@ pub trait KvBackend: Send + Sync + 'static {
     async fn del(&self, key: &str) -> anyhow::Result<bool>;
     /// Adds one and returns the new count; the first increment starts the `ttl` window.
     async fn incr(&self, key: &str, ttl: Duration) -> anyhow::Result<i64>;
+    /// Every live key starting with `prefix`, with its value. Walks the whole store: for tests
+    /// and tooling (proving an erased member left nothing behind), never on a request's path.
+    async fn entries(&self, prefix: &str) -> anyhow::Result<Vec<(String, Vec<u8>)>>;
 }
 
 /// A KV handle with the caller's key prefix.
@@ -126,6 +129,12 @@ impl Kv {
     }
     pub async fn incr(&self, key: &str, ttl: Duration) -> KvResult<i64> {
         within("incr", self.backend.remote(), self.backend.incr(&self.k(key), ttl)).await
+    }
+    /// Every live key under this handle's prefix (the prefix removed), with its value. Walks the
+    /// whole store, so only for tests and tooling, never on a request's path.
+    pub async fn entries(&self) -> KvResult<Vec<(String, Vec<u8>)>> {
+        let all = self.backend.entries(&self.prefix).await.map_err(|e| KvError::new(format!("{e:#}")))?;
+        Ok(all.into_iter().map(|(k, v)| (k[self.prefix.len()..].to_string(), v)).collect())
     }
 }
 
@@ -230,6 +239,11 @@ impl KvBackend for MemoryKv {
             }
         };
         Ok(n)
+    }
+    async fn entries(&self, prefix: &str) -> anyhow::Result<Vec<(String, Vec<u8>)>> {
+        let m = self.map.read().unwrap();
+        let now = Instant::now();
+        Ok(m.keys().filter(|k| k.starts_with(prefix)).filter_map(|k| Self::read(&m, k, now).map(|v| (k.clone(), v))).collect())
     }
 }
 
@@ -355,5 +369,25 @@ impl KvBackend for RedisKv {
             .await;
         self.note(r.is_err());
         Ok(r?.0)
+    }
+    async fn entries(&self, prefix: &str) -> anyhow::Result<Vec<(String, Vec<u8>)>> {
+        let pattern: String = prefix.chars().flat_map(|c| if "*?[]\\".contains(c) { vec!['\\', c] } else { vec![c] }).chain(['*']).collect();
+        let mut cursor = 0u64;
+        let mut keys: Vec<String> = Vec::new();
+        loop {
+            let (next, batch): (u64, Vec<String>) = self.run(redis::cmd("SCAN").arg(cursor).arg("MATCH").arg(&pattern).arg("COUNT").arg(1000)).await?;
+            keys.extend(batch);
+            if next == 0 {
+                break;
+            }
+            cursor = next;
+        }
+        let mut out = Vec::with_capacity(keys.len());
+        for k in keys {
+            if let Some(v) = self.run::<Option<Vec<u8>>>(redis::cmd("GET").arg(&k)).await? {
+                out.push((k, v));
+            }
+        }
+        Ok(out)
     }
 }

@@ -6,6 +6,7 @@ pub mod countries;
 pub mod email;
 pub mod db;
 pub mod error;
+pub mod geo;
 pub mod grpc;
 pub mod identity;
 pub mod kv;

@@ -15,6 +15,9 @@ pub const TYPE_LINK: &str = "link";
 
 /// The answer to any write made with an impersonation token.
 pub const IMPERSONATION_READ_ONLY: &str = "Staff viewing a member's account cannot make changes";
+/// The answer to any privacy-centre call (sessions, export, deletion) made with an impersonation
+/// token, reads included.
+pub const IMPERSONATION_PRIVACY: &str = "Staff viewing an account cannot use the privacy centre";
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Claims {

@@ -90,6 +90,15 @@ fn caller<T>(req: &Request<T>) -> Result<Caller, Status> {
     Caller::from_metadata(req.metadata())
 }
 
+/// The member themselves: the privacy centre refuses staff viewing the account.
+fn owner<T>(req: &Request<T>) -> Result<Caller, Status> {
+    let c = caller(req)?;
+    if c.actor.is_some() {
+        return Err(Status::permission_denied(portal_common::token::IMPERSONATION_PRIVACY));
+    }
+    Ok(c)
+}
+
 #[tonic::async_trait]
 impl ConnectionsService for Connections {
     #[tracing::instrument(skip_all)]
@@ -185,6 +194,20 @@ impl ConnectionsService for Connections {
             .await
             .map_err(|s| spec_message(s, ERR_CREATING_ITEM))?;
         Ok(Response::new(pb::AddListItemResponse { item: Some(item), created }))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn export_member(&self, req: Request<pb::ExportMemberRequest>) -> Result<Response<pb::MemberExport>, Status> {
+        let c = owner(&req)?;
+        Ok(Response::new(pb::MemberExport { connections: store::export(&self.db, &c.profile_id).await? }))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn erase_member(&self, req: Request<pb::EraseMemberRequest>) -> Result<Response<pb::EraseMemberResponse>, Status> {
+        let c = owner(&req)?;
+        store::erase(&self.db, &c.profile_id).await?;
+        tracing::info!("member erased from the connections service");
+        Ok(Response::new(pb::EraseMemberResponse {}))
     }
 
     #[tracing::instrument(skip_all)]

@@ -238,3 +238,27 @@ pub async fn list_item_ref(db_: &Db, pid: &str, id: &str) -> Result<pb::ListItem
     .map(|r| pb::ListItemRef { id: r.get("id"), list_id: r.get("list_id"), connection_id: r.get("connection_id") })
     .ok_or_else(|| not_found("list item"))
 }
+
+/// Every connection of the member with its lists and their items (the data export).
+pub async fn export(db_: &Db, pid: &str) -> Result<Vec<pb::ConnectionExport>> {
+    let mut out = Vec::new();
+    for c in connections(db_, pid, u32::MAX).await? {
+        let lists = lists(db_, pid, &c.id, "").await?;
+        out.push(pb::ConnectionExport { connection: Some(c), lists });
+    }
+    Ok(out)
+}
+
+/// Removes every connection of the member with its lists and items, in one transaction.
+pub async fn erase(db_: &Db, pid: &str) -> Result<()> {
+    let mut tx = db_.begin().await.map_err(db("erasing connections"))?;
+    for sql in [
+        "DELETE FROM list_items WHERE list_id IN (SELECT l.id FROM product_lists l JOIN connections c ON c.id = l.connection_id WHERE c.profile_id = $1)",
+        "DELETE FROM product_lists WHERE connection_id IN (SELECT id FROM connections WHERE profile_id = $1)",
+        "DELETE FROM connections WHERE profile_id = $1",
+    ] {
+        sqlx::query(sql).bind(pid).execute(&mut *tx).await.map_err(db("erasing connections"))?;
+    }
+    tx.commit().await.map_err(db("erasing connections"))?;
+    Ok(())
+}

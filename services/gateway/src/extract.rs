@@ -9,8 +9,8 @@ use axum::http::request::Parts;
 use axum::http::{header, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use portal_common::identity::{Caller, CLIENT_IP};
-use portal_common::token::{Claims, TokenError, IMPERSONATION_READ_ONLY};
+use portal_common::identity::{Caller, CLIENT_IP, USER_AGENT};
+use portal_common::token::{Claims, TokenError, IMPERSONATION_PRIVACY, IMPERSONATION_READ_ONLY};
 use std::net::SocketAddr;
 use std::sync::Arc;
 
@@ -29,6 +29,8 @@ pub struct ClientIp(pub Option<String>);
 
 /// Writes a staff member may make while viewing a member's account: ending that view.
 const IMPERSONATION_WRITES: &[&str] = &["/api/auth/logout"];
+/// The privacy centre refuses staff viewing an account itself (`Owner`), reads too, in its own words.
+const PRIVACY: &str = "/api/privacy/";
 
 fn bearer(parts: &axum::http::HeaderMap) -> Option<&str> {
     let v = parts.get(axum::http::header::AUTHORIZATION)?.to_str().ok()?;
@@ -67,7 +69,8 @@ async fn identify_inner(state: &AppState, mut req: Request, next: Next) -> Respo
         match state.verifier.verify(token).await {
             Ok(claims) => {
                 let write = !matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS);
-                if claims.is_impersonation() && write && !IMPERSONATION_WRITES.contains(&req.uri().path()) {
+                let path = req.uri().path();
+                if claims.is_impersonation() && write && !IMPERSONATION_WRITES.contains(&path) && !path.starts_with(PRIVACY) {
                     return ApiError::new(StatusCode::FORBIDDEN, IMPERSONATION_READ_ONLY).into_response();
                 }
                 req.extensions_mut().insert(Verified(claims));
@@ -164,6 +167,58 @@ impl FromRequestParts<AppState> for Staff {
             return Err(ApiError::new(StatusCode::FORBIDDEN, "Only staff can do this"));
         }
         Ok(Staff(m))
+    }
+}
+
+/// The member acting as themselves, for the privacy centre: a token of staff viewing the
+/// member's account is refused (403), on reads too.
+pub struct Owner(pub Member);
+
+impl FromRequestParts<AppState> for Owner {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        let m = Member::from_request_parts(parts, state).await?;
+        if m.0.is_impersonation() {
+            return Err(ApiError::new(StatusCode::FORBIDDEN, IMPERSONATION_PRIVACY));
+        }
+        Ok(Owner(m))
+    }
+}
+
+/// Where a sign-in comes from: the client's address and User-Agent, passed to the auth service so
+/// the session it issues is recorded with its device and place ("My sessions").
+pub struct SignInClient {
+    ip: ClientIp,
+    user_agent: Option<String>,
+}
+
+/// Longer User-Agents are cut (no real browser's comes close).
+const MAX_USER_AGENT: usize = 512;
+
+impl SignInClient {
+    pub fn request<T>(&self, msg: T) -> tonic::Request<T> {
+        let mut req = self.ip.request(msg);
+        if let Some(v) = self.user_agent.as_ref().and_then(|ua| ua.parse().ok()) {
+            req.metadata_mut().insert(USER_AGENT, v);
+        }
+        req
+    }
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for SignInClient {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        let ip = ClientIp::from_request_parts(parts, state).await?;
+        // Visible ASCII only (what gRPC metadata carries); anything else is no User-Agent.
+        let user_agent = parts
+            .headers
+            .get(header::USER_AGENT)
+            .and_then(|v| v.to_str().ok())
+            .map(|ua| ua.chars().take(MAX_USER_AGENT).collect::<String>())
+            .filter(|ua| !ua.trim().is_empty());
+        Ok(SignInClient { ip, user_agent })
     }
 }
 

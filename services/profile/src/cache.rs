@@ -72,6 +72,14 @@ impl ProfileCache {
         Ok(p)
     }
 
+    /// Removes the cached copy and the version token of a profile that no longer exists (an
+    /// erased member): nothing of it is left in the KV. `Unavailable` while the KV is down.
+    pub async fn forget(&self, id: &str) -> Result<(), Status> {
+        self.kv.del(&cache_key(id)).await?;
+        self.kv.del(&version_key(id)).await?;
+        Ok(())
+    }
+
     /// Marks every cached copy of the profile stale. Failing to would serve stale data for up to
     /// `CACHE_TTL`, so it is an error, not a warning: `Unavailable` (503, `Retry-After`) while the
     /// KV is down.

@@ -108,10 +108,10 @@ pub fn check(r: &pb::FileClaimRequest, rules: &ProfileRules, f: &mut Fields) -> 
     Some((date?, receipt, cents))
 }
 
-const CLAIM_COLS: &str =
+pub(crate) const CLAIM_COLS: &str =
     "id, store_handle, store_name, purchase_date, receipt_number, amount_cents, status, points, transaction_id, message, created_at_ms, updated_at_ms";
 
-fn claim_row(r: &AnyRow) -> pb::Claim {
+pub(crate) fn claim_row(r: &AnyRow) -> pb::Claim {
     pb::Claim {
         id: r.get("id"),
         store: r.get("store_handle"),

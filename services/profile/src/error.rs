@@ -28,6 +28,9 @@ pub enum ProfileError {
     /// `Internal`, logged
     #[error(transparent)]
     Db(#[from] sqlx::Error),
+    /// As the KV (503 while it is down) or another service said
+    #[error(transparent)]
+    Upstream(tonic::Status),
 }
 
 impl ProfileError {
@@ -53,6 +56,7 @@ impl From<ProfileError> for Status {
             ProfileError::NotEnoughPoints => Status::failed_precondition(e.to_string()),
             ProfileError::Fields(f) => portal_common::error::invalid_fields("Please check the highlighted fields", &f),
             ProfileError::Db(e) => portal_common::error::internal("profile storage", e),
+            ProfileError::Upstream(s) => s,
         }
     }
 }

@@ -5,6 +5,7 @@ mod claims;
 mod demo;
 mod error;
 mod loyalty;
+mod privacy;
 mod rules;
 mod store;
 mod validate;
@@ -97,6 +98,15 @@ fn today() -> chrono::NaiveDate {
 
 fn caller<T>(req: &Request<T>) -> Result<Caller, Status> {
     Caller::from_metadata(req.metadata())
+}
+
+/// The member themselves: the privacy centre refuses staff viewing the account.
+fn owner<T>(req: &Request<T>) -> Result<Caller, Status> {
+    let c = caller(req)?;
+    if c.actor.is_some() {
+        return Err(Status::permission_denied(portal_common::token::IMPERSONATION_PRIVACY));
+    }
+    Ok(c)
 }
 
 #[tonic::async_trait]
@@ -292,6 +302,20 @@ impl ProfileService for Profiles {
             Err(ProfileError::NotFound) => Err(Status::not_found(ERR_ASSIGNING)),
             Err(e) => Err(e.into()),
         }
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn export_member(&self, req: Request<pb::ExportMemberRequest>) -> Result<Response<pb::MemberExport>, Status> {
+        let c = owner(&req)?;
+        Ok(Response::new(privacy::export(&self.db, &self.cache, &c.profile_id).await?))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn erase_member(&self, req: Request<pb::EraseMemberRequest>) -> Result<Response<pb::EraseMemberResponse>, Status> {
+        let c = owner(&req)?;
+        let erased = privacy::erase(&self.db, &self.cache, &self.tenant, &c.profile_id).await?;
+        tracing::info!(erased, "member erased from the profile service");
+        Ok(Response::new(pb::EraseMemberResponse { erased }))
     }
 
     #[tracing::instrument(skip_all)]

@@ -452,7 +452,7 @@ pub async fn search(db: &Db, tenant: &str, kind: &str, id: &str) -> Result<Vec<p
     let cols = "p.id, p.email, p.first_name, p.last_name";
     let rows = match kind {
         "id" => {
-            sqlx::query(&format!("SELECT {cols} FROM profiles p WHERE p.tenant = $1 AND p.id = $2"))
+            sqlx::query(&format!("SELECT {cols} FROM profiles p WHERE p.tenant = $1 AND p.id = $2 AND p.erased_at IS NULL"))
                 .bind(tenant)
                 .bind(id)
                 .fetch_all(&db.pool)
@@ -481,7 +481,7 @@ pub async fn search(db: &Db, tenant: &str, kind: &str, id: &str) -> Result<Vec<p
 }
 
 pub async fn summary(db: &Db, id: &str) -> Result<pb::ProfileSummary> {
-    let r = sqlx::query("SELECT id, email, first_name, last_name FROM profiles WHERE id = $1")
+    let r = sqlx::query("SELECT id, email, first_name, last_name FROM profiles WHERE id = $1 AND erased_at IS NULL")
         .bind(id)
         .fetch_optional(&db.pool)
         .await?

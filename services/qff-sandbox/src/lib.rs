@@ -167,6 +167,12 @@ impl Sandbox {
         self.inner.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// Opens an active airline account (Bronze, with the usual activity), e.g. one whose name a
+    /// test can look for afterwards.
+    pub fn add_member(&self, number: &str, first: &str, last: &str, points: i64) {
+        self.lock().members.insert(number.to_string(), member(number, first, last, "active", "Bronze", points, 0));
+    }
+
     /// The member's balance as the airline holds it.
     pub fn points(&self, number: &str) -> Option<i64> {
         self.lock().members.get(number).map(|m| m.points)

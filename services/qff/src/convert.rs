@@ -127,10 +127,12 @@ impl Qff {
         Ok(Stored::from_row(&row))
     }
 
-    pub(crate) async fn conversions(&self, pid: &str) -> Result<Vec<pb::Conversion>, Status> {
+    /// The member's newest conversions, at most `limit`.
+    pub(crate) async fn conversions(&self, pid: &str, limit: i64) -> Result<Vec<pb::Conversion>, Status> {
         let block = self.redemption().await?.block_size;
-        let rows = sqlx::query(&format!("SELECT {COLUMNS} FROM qff_conversions WHERE profile_id = $1 ORDER BY created_at DESC, id DESC LIMIT 20"))
+        let rows = sqlx::query(&format!("SELECT {COLUMNS} FROM qff_conversions WHERE profile_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2"))
             .bind(pid)
+            .bind(limit)
             .fetch_all(&self.db.pool)
             .await
             .map_err(db_error)?;

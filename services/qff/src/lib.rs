@@ -222,6 +222,15 @@ fn member(req: &Request<impl Sized>) -> Result<Caller, Status> {
     Caller::from_metadata(req.metadata())
 }
 
+/// The member themselves: the privacy centre refuses staff viewing the account.
+fn owner(req: &Request<impl Sized>) -> Result<Caller, Status> {
+    let c = member(req)?;
+    if c.actor.is_some() {
+        return Err(Status::permission_denied(portal_common::token::IMPERSONATION_PRIVACY));
+    }
+    Ok(c)
+}
+
 /// Writes are the member's own: a staff member viewing the account can't make them.
 fn writer(req: &Request<impl Sized>) -> Result<Caller, Status> {
     let c = member(req)?;
@@ -352,7 +361,7 @@ impl QffService for Qff {
     #[tracing::instrument(skip_all)]
     async fn list_conversions(&self, req: Request<pb::ListConversionsRequest>) -> Result<Response<pb::ListConversionsResponse>, Status> {
         let c = member(&req)?;
-        Ok(Response::new(pb::ListConversionsResponse { conversions: self.conversions(&c.profile_id).await? }))
+        Ok(Response::new(pb::ListConversionsResponse { conversions: self.conversions(&c.profile_id, 20).await? }))
     }
 
     #[tracing::instrument(skip_all)]
@@ -360,6 +369,42 @@ impl QffService for Qff {
         let c = writer(&req)?;
         let r = req.into_inner();
         Ok(Response::new(self.convert_points(&c, r.points, &r.idempotency_key).await?))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn export_member(&self, req: Request<pb::ExportMemberRequest>) -> Result<Response<pb::MemberExport>, Status> {
+        let c = owner(&req)?;
+        let link = self.link_of(&c.profile_id).await?.map(|l| pb::LinkRecord { qff_number: l.qff_number, last_name: l.last_name, linked_at: l.linked_at });
+        let history = sqlx::query("SELECT qff_number, reason, comment, linked_at, unlinked_at FROM qff_unlinks WHERE profile_id = $1 ORDER BY unlinked_at, id")
+            .bind(&c.profile_id)
+            .fetch_all(&self.db.pool)
+            .await
+            .map_err(db_error)?
+            .into_iter()
+            .map(|r| pb::PastLink {
+                qff_number: r.get("qff_number"),
+                reason: r.get("reason"),
+                comment: r.get("comment"),
+                linked_at: r.get("linked_at"),
+                unlinked_at: r.get("unlinked_at"),
+            })
+            .collect();
+        let conversions = self.conversions(&c.profile_id, i64::MAX).await?;
+        Ok(Response::new(pb::MemberExport { link, history, conversions }))
+    }
+
+    /// The link, past links and conversions go in one transaction. A conversion still pending
+    /// is given up: its hold stays in the (anonymised) ledger as held.
+    #[tracing::instrument(skip_all)]
+    async fn erase_member(&self, req: Request<pb::EraseMemberRequest>) -> Result<Response<pb::EraseMemberResponse>, Status> {
+        let c = owner(&req)?;
+        let mut tx = self.db.begin().await.map_err(db_error)?;
+        for sql in ["DELETE FROM qff_links WHERE profile_id = $1", "DELETE FROM qff_unlinks WHERE profile_id = $1", "DELETE FROM qff_conversions WHERE profile_id = $1"] {
+            sqlx::query(sql).bind(&c.profile_id).execute(&mut *tx).await.map_err(db_error)?;
+        }
+        tx.commit().await.map_err(db_error)?;
+        tracing::info!("member erased from the frequent-flyer service");
+        Ok(Response::new(pb::EraseMemberResponse {}))
     }
 
     #[tracing::instrument(skip_all)]

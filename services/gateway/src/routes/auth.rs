@@ -2,7 +2,7 @@
 //! staff-only search and impersonation. Rate limits live in the auth service, keyed by address
 //! and by the client IP this module passes along.
 use crate::error::{ApiError, ApiResult};
-use crate::extract::{ClientIp, Member, Path, Staff};
+use crate::extract::{ClientIp, Member, Path, SignInClient, Staff};
 use crate::state::AppState;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::State;
@@ -156,7 +156,7 @@ impl From<pb::SessionToken> for Session {
 #[utoipa::path(post, path = "/api/auth/exchange", tag = "auth", request_body = ExchangeRequest,
     responses((status = 200, body = Session), (status = 401, description = "Expired, used or invalid link", body = crate::error::ErrorBody),
         (status = 429, body = crate::error::ErrorBody)))]
-pub async fn exchange(State(s): State<AppState>, ip: ClientIp, body: Result<Json<ExchangeRequest>, JsonRejection>) -> ApiResult<Json<Session>> {
+pub async fn exchange(State(s): State<AppState>, ip: SignInClient, body: Result<Json<ExchangeRequest>, JsonRejection>) -> ApiResult<Json<Session>> {
     let Json(b) = body?;
     if b.token.trim().is_empty() {
         return Err(ApiError::field(StatusCode::UNPROCESSABLE_ENTITY, "A sign-in token is required", "token", "Required"));
@@ -246,7 +246,7 @@ pub struct VerifyRequest {
 #[utoipa::path(post, path = "/api/auth/verify", tag = "auth", request_body = VerifyRequest,
     responses((status = 200, body = Session), (status = 401, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody),
         (status = 429, body = crate::error::ErrorBody)))]
-pub async fn verify_code(State(s): State<AppState>, ip: ClientIp, body: Result<Json<VerifyRequest>, JsonRejection>) -> ApiResult<Json<Session>> {
+pub async fn verify_code(State(s): State<AppState>, ip: SignInClient, body: Result<Json<VerifyRequest>, JsonRejection>) -> ApiResult<Json<Session>> {
     let Json(b) = body?;
     let r = s.clients.auth.clone().verify_code(ip.request(pb::VerifyCodeRequest { email: b.email, code: b.code })).await?.into_inner();
     Ok(Json(r.into()))

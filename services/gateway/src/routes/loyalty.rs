@@ -87,6 +87,21 @@ pub struct PointsBody {
     pub expires_at: Option<String>,
 }
 
+impl From<pb::PointsEntry> for PointsBody {
+    fn from(e: pb::PointsEntry) -> Self {
+        PointsBody {
+            id: e.id,
+            points: e.points,
+            kind: e.kind,
+            source: e.source,
+            reason: e.reason,
+            reference: e.reference,
+            issued_at: iso(e.issued_at),
+            expires_at: iso_opt(e.expires_at),
+        }
+    }
+}
+
 #[derive(Serialize, ToSchema)]
 pub struct PointsPage {
     pub data: Vec<PointsBody>,
@@ -105,20 +120,7 @@ pub async fn points(State(s): State<AppState>, m: Member, Query(q): Query<Points
     };
     let req = pb::ListPointsRequest { page: q.page.unwrap_or(1), per_page: q.per_page.unwrap_or(20), newest_first };
     let r = s.clients.loyalty.clone().list_points(m.request(req)).await?.into_inner();
-    let data = r
-        .entries
-        .into_iter()
-        .map(|e| PointsBody {
-            id: e.id,
-            points: e.points,
-            kind: e.kind,
-            source: e.source,
-            reason: e.reason,
-            reference: e.reference,
-            issued_at: iso(e.issued_at),
-            expires_at: iso_opt(e.expires_at),
-        })
-        .collect();
+    let data = r.entries.into_iter().map(Into::into).collect();
     Ok(Json(PointsPage { data, meta: crate::routes::profile::PageMeta { page: r.page, per_page: r.per_page, total: r.total } }))
 }
 

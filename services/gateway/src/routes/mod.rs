@@ -6,6 +6,7 @@ pub mod connections;
 pub mod loyalty;
 pub mod network;
 pub mod pending;
+pub mod privacy;
 pub mod profile;
 pub mod qff;
 pub mod refdata;
@@ -110,6 +111,7 @@ pub fn api() -> OpenApiRouter<AppState> {
         .merge(loyalty::router())
         .merge(connections::router())
         .merge(qff::router())
+        .merge(privacy::router())
         .merge(refdata::router())
         .merge(pending::router());
     add_common_responses(api.get_openapi_mut());

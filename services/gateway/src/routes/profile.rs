@@ -258,6 +258,12 @@ pub struct ConsentRecordBody {
     pub at: String,
 }
 
+impl From<pb::ConsentRecord> for ConsentRecordBody {
+    fn from(c: pb::ConsentRecord) -> Self {
+        ConsentRecordBody { channel: c.channel, value: c.value, source: c.source, at: iso(c.at) }
+    }
+}
+
 #[derive(Serialize, ToSchema)]
 pub struct ConsentHistory {
     pub data: Vec<ConsentRecordBody>,
@@ -271,7 +277,7 @@ pub async fn consent_history(State(s): State<AppState>, m: Member) -> ApiResult<
     let data = r
         .records
         .into_iter()
-        .map(|c| ConsentRecordBody { channel: c.channel, value: c.value, source: c.source, at: iso(c.at) })
+        .map(Into::into)
         .collect();
     Ok(Json(ConsentHistory { data }))
 }
@@ -344,6 +350,33 @@ pub struct TransactionBody {
     pub items: Vec<TransactionItemBody>,
 }
 
+impl From<pb::Transaction> for TransactionBody {
+    fn from(t: pb::Transaction) -> Self {
+        TransactionBody {
+            id: t.id,
+            transacted_at: iso(t.transacted_at),
+            store: t.store,
+            store_handle: t.store_handle,
+            receipt_number: t.receipt_number,
+            total_cents: t.total_cents,
+            currency: t.currency,
+            points: t.points,
+            items: t
+                .items
+                .into_iter()
+                .map(|i| TransactionItemBody {
+                    id: i.id,
+                    name: i.name,
+                    quantity: i.quantity,
+                    amount_cents: i.amount_cents,
+                    product: i.product.map(|p| ProductBody { id: p.id, name: p.name, variant_id: p.variant_id }),
+                    list_item: i.list_item.map(Into::into),
+                })
+                .collect(),
+        }
+    }
+}
+
 #[derive(Serialize, ToSchema)]
 pub struct PageMeta {
     pub page: u32,
@@ -377,32 +410,7 @@ pub async fn transactions(State(s): State<AppState>, m: Member, Query(q): Query<
         include_list_item: matches!(q.include_list_item.as_deref(), Some("1" | "true")),
     };
     let r = s.clients.profile.clone().list_transactions(m.request(req)).await?.into_inner();
-    let data = r
-        .transactions
-        .into_iter()
-        .map(|t| TransactionBody {
-            id: t.id,
-            transacted_at: iso(t.transacted_at),
-            store: t.store,
-            store_handle: t.store_handle,
-            receipt_number: t.receipt_number,
-            total_cents: t.total_cents,
-            currency: t.currency,
-            points: t.points,
-            items: t
-                .items
-                .into_iter()
-                .map(|i| TransactionItemBody {
-                    id: i.id,
-                    name: i.name,
-                    quantity: i.quantity,
-                    amount_cents: i.amount_cents,
-                    product: i.product.map(|p| ProductBody { id: p.id, name: p.name, variant_id: p.variant_id }),
-                    list_item: i.list_item.map(Into::into),
-                })
-                .collect(),
-        })
-        .collect();
+    let data = r.transactions.into_iter().map(Into::into).collect();
     Ok(Json(TransactionPage { data, meta: PageMeta { page: r.page, per_page: r.per_page, total: r.total } }))
 }
 
@@ -551,6 +559,12 @@ pub struct AccessLogEntry {
     pub at: String,
 }
 
+impl From<portal_proto::auth::v1::AccessLogEntry> for AccessLogEntry {
+    fn from(e: portal_proto::auth::v1::AccessLogEntry) -> Self {
+        AccessLogEntry { action: e.action, staff_id: e.staff_id, staff_name: e.staff_name, reason: e.reason, at: iso(e.at) }
+    }
+}
+
 #[derive(Serialize, ToSchema)]
 pub struct AccessLog {
     pub data: Vec<AccessLogEntry>,
@@ -565,7 +579,7 @@ pub async fn access_log(State(s): State<AppState>, m: Member) -> ApiResult<Json<
     let data = r
         .entries
         .into_iter()
-        .map(|e| AccessLogEntry { action: e.action, staff_id: e.staff_id, staff_name: e.staff_name, reason: e.reason, at: iso(e.at) })
+        .map(Into::into)
         .collect();
     Ok(Json(AccessLog { data }))
 }

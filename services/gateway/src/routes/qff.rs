@@ -237,7 +237,7 @@ pub struct ConversionBody {
 }
 
 impl ConversionBody {
-    fn new(c: pb::Conversion, with_balance: bool) -> Self {
+    pub(crate) fn new(c: pb::Conversion, with_balance: bool) -> Self {
         ConversionBody {
             id: c.id,
             status: c.status,

@@ -210,6 +210,21 @@ impl TestApp {
         payload(token)["pid"].as_str().unwrap().to_string()
     }
 
+    /// The connections service's storage.
+    pub async fn connections_db(&self) -> portal_common::db::Db {
+        portal_common::db::Db::connect(&self.settings, "connections", &portal_connections::MIGRATOR).await.unwrap()
+    }
+
+    /// The refdata service's storage.
+    pub async fn refdata_db(&self) -> portal_common::db::Db {
+        portal_common::db::Db::connect(&self.settings, "refdata", &portal_refdata::MIGRATOR).await.unwrap()
+    }
+
+    /// The KV store as the services see it (this test's prefix).
+    pub async fn kv(&self) -> portal_common::kv::Kv {
+        portal_common::kv::Kv::connect(&self.settings).await.unwrap()
+    }
+
     /// The portal's auth storage, for checking what was recorded.
     pub async fn auth_db(&self) -> portal_common::db::Db {
         portal_common::db::Db::connect(&self.settings, "auth", &portal_auth::MIGRATOR).await.unwrap()

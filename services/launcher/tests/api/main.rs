@@ -41,6 +41,7 @@ mod orders;
 mod rewards;
 mod qff;
 mod outage;
+mod privacy;
 mod kv_outage;
 mod tokens;
 mod web;

@@ -323,5 +323,42 @@ impl LoyaltyService for Loyalty {
     }
 }
 
+/// The member's loyalty side for the data export: every ledger entry (oldest first), every
+/// reward and every offer.
+pub(crate) async fn export(db: &Db, pid: &str, now: i64) -> Result<(Vec<pb::PointsEntry>, Vec<pb::Reward>, Vec<pb::Benefit>), ProfileError> {
+    let (entries, _) = ledger::entries(db, pid, 1, u32::MAX, false).await?;
+    let ledger = entries
+        .into_iter()
+        .map(|e| pb::PointsEntry {
+            id: e.id,
+            points: e.points,
+            kind: e.kind,
+            source: e.source,
+            reason: e.reason,
+            reference: e.reference,
+            issued_at: e.issued_at,
+            expires_at: e.expires_at.unwrap_or(0),
+        })
+        .collect();
+    Ok((ledger, rewards::all(db, pid, now).await?, offers::all(db, pid).await?))
+}
+
+/// The loyalty side of an erasure, inside the caller's transaction. The ledger stays, so the
+/// books still balance, but owned by `anonymous` (a placeholder profile nothing links to the
+/// member) with amounts, kinds, sources and dates kept, and the free text and the references
+/// (which name claims, rewards and conversions) replaced. Rewards, offers and kept answers go.
+pub(crate) async fn erase(tx: &mut ledger::Tx<'_>, pid: &str, anonymous: &str) -> Result<(), ProfileError> {
+    sqlx::query("UPDATE loyalty_accounts SET profile_id = $2, review_at = NULL WHERE profile_id = $1").bind(pid).bind(anonymous).execute(&mut **tx).await?;
+    sqlx::query("UPDATE loyalty_ledger SET profile_id = $2, reason = '', reference = 'erased:' || id WHERE profile_id = $1")
+        .bind(pid)
+        .bind(anonymous)
+        .execute(&mut **tx)
+        .await?;
+    for sql in ["DELETE FROM loyalty_idempotency WHERE profile_id = $1", "DELETE FROM rewards WHERE profile_id = $1", "DELETE FROM benefits WHERE profile_id = $1"] {
+        sqlx::query(sql).bind(pid).execute(&mut **tx).await?;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests;

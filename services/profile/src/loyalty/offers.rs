@@ -79,6 +79,19 @@ pub async fn list(db: &Db, pid: &str, now: i64) -> Result<Vec<pb::Benefit>> {
     .collect())
 }
 
+/// Every offer of the member, ended ones too (the data export).
+pub async fn all(db: &Db, pid: &str) -> Result<Vec<pb::Benefit>> {
+    Ok(sqlx::query(&format!(
+        "SELECT {BENEFIT_COLS} FROM benefits b LEFT JOIN benefit_definitions d ON d.id = b.definition_id WHERE b.profile_id = $1 ORDER BY b.ends_at, b.id"
+    ))
+    .bind(pid)
+    .fetch_all(&db.pool)
+    .await?
+    .iter()
+    .map(benefit)
+    .collect())
+}
+
 async fn one(db: &Db, pid: &str, id: i64) -> Result<pb::Benefit> {
     let row = sqlx::query(&format!(
         "SELECT {BENEFIT_COLS} FROM benefits b LEFT JOIN benefit_definitions d ON d.id = b.definition_id WHERE b.id = $1 AND b.profile_id = $2"

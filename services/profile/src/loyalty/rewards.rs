@@ -75,6 +75,17 @@ pub async fn list(db: &Db, pid: &str, now: i64) -> Result<Vec<pb::Reward>> {
         .collect())
 }
 
+/// Every reward of the member, also those issued for later, newest first (the data export).
+pub async fn all(db: &Db, pid: &str, now: i64) -> Result<Vec<pb::Reward>> {
+    Ok(sqlx::query(&format!("SELECT {REWARD_COLS} FROM rewards WHERE profile_id = $1 ORDER BY issued_at DESC, id DESC"))
+        .bind(pid)
+        .fetch_all(&db.pool)
+        .await?
+        .iter()
+        .map(|r| reward(r, now))
+        .collect())
+}
+
 /// One of the member's rewards issued up to `now`.
 pub async fn get<'e, E: sqlx::Executor<'e, Database = sqlx::Any>>(ex: E, pid: &str, id: i64, now: i64) -> Result<pb::Reward> {
     let row = sqlx::query(&format!("SELECT {REWARD_COLS} FROM rewards WHERE id = $1 AND profile_id = $2 AND issued_at <= $3"))

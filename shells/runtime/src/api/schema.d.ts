@@ -431,6 +431,122 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/privacy/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deletes the caller's account: with the emailed deletion code, every service erases the
+         *     member's personal data, every session is signed out (this one too: the token is refused from
+         *     now on), and the points ledger is kept only in anonymised form. If a service fails midway
+         *     (503), the same request with the same code carries on (for an hour).
+         */
+        post: operations["delete_account"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/privacy/delete/code": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Emails the caller a fresh one-time code that confirms deleting their account (it cannot be
+         *     used to sign in). Rate limited like the sign-in codes.
+         */
+        post: operations["deletion_code"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/privacy/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download my data: everything the portal holds on the caller, as one pretty-printed JSON
+         *     file (`my-data-YYYY-MM-DD.json`). Each service contributes its own part.
+         */
+        get: operations["export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/privacy/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's signed-in devices (sessions neither expired nor signed out), newest sign-in first. */
+        get: operations["sessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/privacy/sessions/revoke-others": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Signs out every other session of the caller; the current one stays. */
+        post: operations["revoke_others"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/privacy/sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Signs that device out: its token is refused from now on. The current session may be signed
+         *     out too (the client then logs out).
+         */
+        delete: operations["revoke_session"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/profile": {
         parameters: {
             query?: never;
@@ -962,6 +1078,17 @@ export interface components {
              */
             age: number;
         };
+        AirlineExport: {
+            conversions: components["schemas"]["ConversionBody"][];
+            /** @description Earlier links and why they ended. */
+            history: components["schemas"]["PastAirlineLink"][];
+            link?: null | components["schemas"]["AirlineLink"];
+        };
+        AirlineLink: {
+            last_name: string;
+            linked_at: string;
+            qff_number: string;
+        };
         AttributeValue: {
             /**
              * @description Empty removes the attribute. `locale:language`: one of en, it, es, fr, ar, de, el, th.
@@ -1124,6 +1251,12 @@ export interface components {
             mode?: string | null;
             redirect?: string | null;
         };
+        CodeSent: {
+            /** @description Where it went, masked: `d***@example.com`. */
+            email: string;
+            /** @description Always true. */
+            sent: boolean;
+        };
         CommsComponent: {
             /** @description e.g. `email`, `sms`, `push`, `post` */
             channels?: string[];
@@ -1152,6 +1285,11 @@ export interface components {
         };
         ConnectionList: {
             data: components["schemas"]["ConnectionBody"][];
+        };
+        /** @description A connection with its lists and their items. */
+        ConnectionLists: {
+            connection: components["schemas"]["ConnectionBody"];
+            lists: components["schemas"]["ListBody"][];
         };
         ConnectionResponse: {
             data: components["schemas"]["ConnectionBody"];
@@ -1231,8 +1369,41 @@ export interface components {
         CoverHeader: {
             sticky?: boolean | null;
         };
+        /** @description Everything the portal holds on the member. */
+        DataExport: {
+            airline: components["schemas"]["AirlineExport"];
+            benefits: components["schemas"]["BenefitBody"][];
+            claims: components["schemas"]["ClaimBody"][];
+            /** @description Every change of a messaging preference, oldest first. */
+            consent_history: components["schemas"]["ConsentRecordBody"][];
+            generated_at: string;
+            /** @description Connections with their product lists and items. */
+            lists: components["schemas"]["ConnectionLists"][];
+            /** @description Every ledger entry, oldest first. */
+            points_ledger: components["schemas"]["PointsBody"][];
+            /** @description The full profile, custom attributes and messaging preferences included. */
+            profile: components["schemas"]["ProfileBody"];
+            profile_id: string;
+            rewards: components["schemas"]["RewardBody"][];
+            /** @description Every session on record, newest first. */
+            sessions: components["schemas"]["SessionRecord"][];
+            /** @description Check-ins and event attendance recorded at sign-in, oldest first. */
+            sign_in_activity: components["schemas"]["SignInActivityBody"][];
+            /** @description Staff access to the account, newest first. */
+            staff_access_log: components["schemas"]["AccessLogEntry"][];
+            /** @description Every purchase, newest first, with items, products and list links. */
+            transactions: components["schemas"]["TransactionBody"][];
+        };
         Definition: {
             id: string;
+        };
+        DeleteRequest: {
+            /** @description The 6-digit code from the deletion email (a sign-in code does not work here). */
+            code: string;
+        };
+        Deleted: {
+            /** @description Always true. */
+            deleted: boolean;
         };
         /** @description The spec's error body. */
         ErrorBody: {
@@ -1446,6 +1617,15 @@ export interface components {
             /** Format: int64 */
             total: number;
         };
+        /** @description A link to an airline account that ended. */
+        PastAirlineLink: {
+            comment: string;
+            linked_at: string;
+            qff_number: string;
+            /** @description `wrong_account`, `not_using`, `privacy` or `other`. */
+            reason: string;
+            unlinked_at: string;
+        };
         PointsBody: {
             /** @description When a credit's points expire; null for debits and points that never expire. */
             expires_at?: string | null;
@@ -1605,6 +1785,13 @@ export interface components {
             phone?: string | null;
             redirect?: string | null;
         };
+        Revoked: {
+            /**
+             * Format: int32
+             * @description How many sessions were signed out.
+             */
+            revoked: number;
+        };
         RewardBody: {
             /** @description The catalogue item it was redeemed for. */
             catalogue_id?: string | null;
@@ -1654,6 +1841,48 @@ export interface components {
             redirect: string;
             /** @description Session token: base64 of a signed JWT with `pid` and `exp`. */
             token: string;
+        };
+        /** @description A signed-in device. */
+        SessionBody: {
+            /** @description e.g. `Chrome 131`, from the User-Agent at sign-in. */
+            browser?: string | null;
+            /** @description The session making this request. */
+            current: boolean;
+            /** @description `mobile`, `tablet` or `desktop`. */
+            device?: string | null;
+            expires_at: string;
+            /** @description The session's token id (`ses_…`). */
+            id: string;
+            /** @description The sign-in address, truncated: IPv4 with the last octet 0, IPv6 to its /48. */
+            ip?: string | null;
+            /** @description Not tracked: always null. */
+            last_seen_at?: string | null;
+            /** @description e.g. `Android 14`. */
+            os?: string | null;
+            /**
+             * @description Approximate, e.g. `Melbourne, Australia`, from the sign-in address when a GeoIP database
+             *     is configured (`PORTAL_GEOIP_DB`).
+             */
+            place?: string | null;
+            signed_in_at: string;
+        };
+        SessionList: {
+            sessions: components["schemas"]["SessionBody"][];
+        };
+        /** @description A session as kept on record, for the export: signed-out and expired ones too. */
+        SessionRecord: components["schemas"]["SessionBody"] & {
+            /** @description When it was signed out; null while it was not. */
+            revoked_at?: string | null;
+        };
+        /** @description A check-in or event attendance recorded at sign-in. */
+        SignInActivityBody: {
+            at: string;
+            custom_fields?: Record<string, never> | null;
+            event_data?: Record<string, never> | null;
+            /** @description `visit` or `event`. */
+            kind: string;
+            /** @description The check-in's location handle; empty for an event. */
+            location: string;
         };
         SignInRequest: {
             customFields?: Record<string, never> | null;
@@ -3274,6 +3503,338 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NetworkAvailable"];
+                };
+            };
+        };
+    };
+    delete_account: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeleteRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deleted"];
+                };
+            };
+            /** @description The body is not JSON, not of this call's shape, or sent without `Content-Type: application/json` (`errors.body`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Staff viewing an account cannot use the privacy centre */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The code is not right or has expired (`errors.code`); nothing was deleted */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many wrong codes: ask for a new one */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A service is down or too slow; try again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    deletion_code: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodeSent"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Staff viewing an account cannot use the privacy centre */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many codes asked for */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A service is down or too slow; try again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    export: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    /** @description attachment; filename="my-data-YYYY-MM-DD.json" */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DataExport"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Staff viewing an account cannot use the privacy centre */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The account was deleted (a deletion that has not finished yet) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A service is down or too slow; try again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    sessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionList"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Staff viewing an account cannot use the privacy centre */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A service is down or too slow; try again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    revoke_others: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Revoked"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Staff viewing an account cannot use the privacy centre */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A service is down or too slow; try again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    revoke_session: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The session's id (`ses_…`) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Staff viewing an account cannot use the privacy centre */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No live session of the caller's has this id */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A service is down or too slow; try again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
         };

@@ -1,0 +1,271 @@
+//! The auth service's part of the privacy centre: the member's sessions (list, sign one out, sign
+//! out the others), the deletion code, the export of what this service holds on the member, and
+//! its erasure. Every call is the member's own: an impersonation token is refused.
+//!
+//! A deletion code is a different secret from a sign-in code: it lives under its own KV key,
+//! keyed by the member (not the address), so neither can stand in for the other. A right code
+//! stays confirmed (for `ERASURE_WINDOW_SECS`) until `erase` finishes, so an erasure that failed
+//! midway in another service can be tried again with the same code; `erase` deletes it last.
+use crate::error::AuthError;
+use crate::sessions::{self, Origin};
+use crate::{code_key, Inner, MAX_CODE_ATTEMPTS};
+use portal_common::email::Email;
+use portal_common::identity::Caller;
+use portal_common::token::{self, IMPERSONATION_PRIVACY};
+use portal_proto::auth::v1 as pb;
+use portal_proto::profile::v1 as profile_pb;
+use serde::{Deserialize, Serialize};
+use sqlx::Row;
+use std::time::Duration;
+
+/// The field error for a deletion code that is wrong, expired or never sent.
+pub const DELETION_CODE_WRONG: &str = "That code is not right or has expired";
+/// How long a confirmed deletion code keeps working, for a retry of an erasure that failed midway.
+const ERASURE_WINDOW_SECS: u64 = 3600;
+/// Rate-limit routes counted against an address (their keys go when the member is erased).
+const ADDRESS_LIMITS: &[&str] = &["link", "code", "verify", "availability", "register", "erase-code"];
+
+/// A deletion code waiting to be used, under `erase_key`. The address and phone are what the
+/// erasure must clean up after (sent messages, sign-in codes), read when the code is sent and
+/// again when it is confirmed.
+#[derive(Serialize, Deserialize)]
+struct DeletionRecord {
+    code_hash: String,
+    confirmed: bool,
+    email: String,
+    phone: String,
+}
+
+fn erase_key(tenant: &str, pid: &str) -> String {
+    format!("erase:{}", token::hash_hex(&format!("{tenant}:{pid}")))
+}
+
+/// `d***@example.com`: enough for the member to recognise, not enough to read.
+pub fn mask(email: &str) -> String {
+    match email.split_once('@') {
+        Some((local, domain)) => format!("{}***@{domain}", local.chars().next().unwrap_or('*')),
+        None => "***".into(),
+    }
+}
+
+/// The caller, acting as themselves.
+pub fn owner(md: &tonic::metadata::MetadataMap) -> Result<Caller, AuthError> {
+    let c = Caller::from_metadata(md).map_err(|_| AuthError::NotSignedIn)?;
+    if c.actor.is_some() {
+        return Err(AuthError::Forbidden(IMPERSONATION_PRIVACY));
+    }
+    Ok(c)
+}
+
+/// A member acting as themselves (a staff user has no account to export or delete).
+pub fn member_owner(md: &tonic::metadata::MetadataMap) -> Result<Caller, AuthError> {
+    let c = owner(md)?;
+    if c.staff {
+        return Err(AuthError::Forbidden("Only members can do this"));
+    }
+    Ok(c)
+}
+
+impl Inner {
+    pub(crate) async fn list_sessions(&self, c: &Caller) -> Result<Vec<pb::Session>, AuthError> {
+        Ok(sessions::live(&self.db, &c.profile_id, c.token_id.as_deref(), Self::now()).await?)
+    }
+
+    /// Signs out one of the caller's live sessions; any other id is `NotFound`.
+    pub(crate) async fn revoke_session(&self, c: &Caller, id: &str) -> Result<(), AuthError> {
+        let now = Self::now();
+        let live = sessions::live(&self.db, &c.profile_id, None, now).await?;
+        let s = live.iter().find(|s| s.id == id).ok_or(AuthError::NotFound("No such session"))?;
+        self.revoke(&s.id, s.expires_at).await?;
+        sessions::mark_revoked(&self.db, &s.id, now).await?;
+        Ok(())
+    }
+
+    /// Signs out every live session of the caller but the calling one; how many.
+    pub(crate) async fn revoke_others(&self, c: &Caller) -> Result<u32, AuthError> {
+        let now = Self::now();
+        let mut n = 0;
+        for s in sessions::live(&self.db, &c.profile_id, None, now).await? {
+            if Some(s.id.as_str()) == c.token_id.as_deref() {
+                continue;
+            }
+            self.revoke(&s.id, s.expires_at).await?;
+            sessions::mark_revoked(&self.db, &s.id, now).await?;
+            n += 1;
+        }
+        Ok(n)
+    }
+
+    /// The member's address, phone and first name, from the profile service.
+    async fn contact(&self, pid: &str) -> Result<(String, String, String), AuthError> {
+        let summary = self.profiles.clone().get_summary(profile_pb::GetSummaryRequest { profile_id: pid.to_string() }).await?.into_inner();
+        let found = self.profiles.clone().find_by_email(profile_pb::FindByEmailRequest { email: summary.email.clone() }).await?.into_inner();
+        Ok((summary.email, found.phone, summary.first_name))
+    }
+
+    pub(crate) async fn send_deletion_code(&self, c: &Caller, ip: Option<&str>) -> Result<String, AuthError> {
+        use rand::Rng;
+        let (email, phone, first_name) = self.contact(&c.profile_id).await?;
+        self.limit("erase-code", Some(&email), ip, 1).await?;
+        let code = format!("{:06}", rand::thread_rng().gen_range(0..1_000_000u32));
+        let key = erase_key(&self.settings.tenant, &c.profile_id);
+        let record = DeletionRecord { code_hash: crate::code_hash(&key, &code), confirmed: false, email: email.clone(), phone };
+        let ttl = Duration::from_secs(self.ttl() as u64);
+        self.kv.set(&key, &serde_json::to_vec(&record).map_err(|e| AuthError::Other(e.into()))?, Some(ttl)).await?;
+        self.kv.del(&format!("{key}:attempts")).await?;
+        let minutes = (self.ttl() / 60).max(1);
+        let text = format!(
+            "{}\n\nYour code to confirm deleting your account is {code}. It works once and expires in {minutes} minutes. It cannot be used to sign in.\n\nIf you didn't ask to delete your account, don't share this code with anyone, and sign out your other devices under My Details.",
+            Self::greeting(&first_name)
+        );
+        self.delivery.email(&crate::delivery::Outgoing { to: &email, subject: "Your account deletion code", text: &text, link: "" }).await?;
+        Ok(mask(&email))
+    }
+
+    /// Checks the caller's deletion code; a right one stays confirmed for a retry.
+    pub(crate) async fn confirm_deletion(&self, c: &Caller, code: &str, ip: Option<&str>) -> Result<(), AuthError> {
+        let code = code.trim();
+        self.limit("erase-verify", Some(&c.profile_id), ip, 3).await?;
+        let key = erase_key(&self.settings.tenant, &c.profile_id);
+        let attempts = self.kv.incr(&format!("{key}:attempts"), Duration::from_secs(ERASURE_WINDOW_SECS)).await?;
+        if attempts > MAX_CODE_ATTEMPTS {
+            self.kv.del(&key).await?;
+            return Err(AuthError::CodeLocked);
+        }
+        let wrong = || AuthError::field("code", DELETION_CODE_WRONG);
+        let raw = self.kv.get(&key).await?.ok_or_else(wrong)?;
+        let mut record: DeletionRecord = serde_json::from_slice(&raw).map_err(|e| AuthError::Other(e.into()))?;
+        if code.len() != 6 || record.code_hash != crate::code_hash(&key, code) {
+            return Err(wrong());
+        }
+        // The address may have changed since the code was sent; after a partial erasure the
+        // profile may be gone, and the record's copy is what is left.
+        match self.contact(&c.profile_id).await {
+            Ok((email, phone, _)) => (record.email, record.phone) = (email, phone),
+            Err(AuthError::Upstream(s)) if s.code() == tonic::Code::NotFound => {}
+            Err(e) => return Err(e),
+        }
+        record.confirmed = true;
+        self.kv.del(&format!("{key}:attempts")).await?;
+        let bytes = serde_json::to_vec(&record).map_err(|e| AuthError::Other(e.into()))?;
+        self.kv.set(&key, &bytes, Some(Duration::from_secs(ERASURE_WINDOW_SECS))).await?;
+        Ok(())
+    }
+
+    pub(crate) async fn export(&self, c: &Caller) -> Result<pb::MemberExport, AuthError> {
+        let sessions = sessions::all(&self.db, &c.profile_id, c.token_id.as_deref()).await?;
+        let staff_access_log = self.access_log(&c.profile_id, None).await?;
+        let sign_in_activity = sqlx::query("SELECT kind, location, event_data, custom_fields, at FROM sign_in_activity WHERE profile_id = $1 ORDER BY at, id")
+            .bind(&c.profile_id)
+            .fetch_all(&self.db.pool)
+            .await?
+            .into_iter()
+            .map(|r| pb::SignInActivity {
+                kind: r.get("kind"),
+                location: r.get("location"),
+                event_data_json: r.get("event_data"),
+                custom_fields_json: r.get("custom_fields"),
+                at: r.get("at"),
+            })
+            .collect();
+        Ok(pb::MemberExport { sessions, staff_access_log, sign_in_activity })
+    }
+
+    /// Erases what this service holds on the member (see the module doc), after a confirmed
+    /// deletion code. Each step is safe to repeat; the calling session is revoked and the code
+    /// deleted last, so a failure before then leaves the member able to try again.
+    pub(crate) async fn erase(&self, c: &Caller) -> Result<(), AuthError> {
+        let pid = &c.profile_id;
+        let key = erase_key(&self.settings.tenant, pid);
+        let record: DeletionRecord = match self.kv.get(&key).await? {
+            Some(raw) => serde_json::from_slice(&raw).map_err(|e| AuthError::Other(e.into()))?,
+            None => return Err(AuthError::Precondition("Confirm deleting your account with the emailed code first")),
+        };
+        if !record.confirmed {
+            return Err(AuthError::Precondition("Confirm deleting your account with the emailed code first"));
+        }
+        // Staff access stays on the staff side of the record, under an id that leads nowhere;
+        // what staff wrote about the member goes.
+        let mut tx = self.db.begin().await?;
+        sqlx::query("DELETE FROM sign_in_activity WHERE profile_id = $1").bind(pid).execute(&mut *tx).await?;
+        sqlx::query("UPDATE access_log SET profile_id = $2, reason = '' WHERE profile_id = $1")
+            .bind(pid)
+            .bind(portal_common::new_id("anon_"))
+            .execute(&mut *tx)
+            .await?;
+        for to in [&record.email, &record.phone].into_iter().filter(|t| !t.is_empty()) {
+            sqlx::query("DELETE FROM outbox WHERE recipient = $1").bind(to).execute(&mut *tx).await?;
+        }
+        tx.commit().await?;
+        if let Ok(email) = Email::parse(&record.email) {
+            let code = code_key(&self.settings.tenant, &email);
+            self.kv.del(&code).await?;
+            self.kv.del(&format!("{code}:attempts")).await?;
+            for route in ADDRESS_LIMITS {
+                self.kv.del(&format!("rl:{route}:a:{}", token::hash_hex(email.as_str()))).await?;
+            }
+        }
+        self.kv.del(&format!("rl:erase-verify:a:{}", token::hash_hex(pid))).await?;
+        let now = Self::now();
+        for s in sessions::live(&self.db, pid, None, now).await? {
+            if Some(s.id.as_str()) != c.token_id.as_deref() {
+                self.revoke(&s.id, s.expires_at).await?;
+            }
+        }
+        sessions::forget(&self.db, pid).await?;
+        if let (Some(jti), Some(exp)) = (&c.token_id, c.token_exp) {
+            self.revoke(jti, exp).await?;
+        }
+        self.kv.del(&format!("{key}:attempts")).await?;
+        self.kv.del(&key).await?;
+        Ok(())
+    }
+
+    /// Staff access to the member's account, newest first; a view that ran out without an
+    /// explicit stop is shown as stopped when its token expired. At most `limit` entries read.
+    pub(crate) async fn access_log(&self, pid: &str, limit: Option<i64>) -> Result<Vec<pb::AccessLogEntry>, AuthError> {
+        let rows = sqlx::query(
+            "SELECT action, staff_id, staff_name, reason, at_ms, token_id, ends_at_ms FROM access_log WHERE profile_id = $1
+             ORDER BY at_ms DESC, id DESC LIMIT $2",
+        )
+        .bind(pid)
+        .bind(limit.unwrap_or(i64::MAX))
+        .fetch_all(&self.db.pool)
+        .await?;
+        let entry = |r: &sqlx::any::AnyRow| pb::AccessLogEntry {
+            action: r.get("action"),
+            staff_id: r.get("staff_id"),
+            staff_name: r.get("staff_name"),
+            reason: r.get("reason"),
+            at: r.get::<i64, _>("at_ms") / 1000,
+        };
+        let stopped: std::collections::HashSet<String> =
+            rows.iter().filter(|r| r.get::<String, _>("action") == "stop").map(|r| r.get("token_id")).collect();
+        let now_ms = chrono::Utc::now().timestamp_millis();
+        let mut entries: Vec<pb::AccessLogEntry> = rows.iter().map(entry).collect();
+        for r in &rows {
+            let (token, ends) = (r.get::<String, _>("token_id"), r.get::<i64, _>("ends_at_ms"));
+            if r.get::<String, _>("action") == "start" && !token.is_empty() && ends > 0 && ends <= now_ms && !stopped.contains(&token) {
+                entries.push(pb::AccessLogEntry { action: "stop".into(), reason: crate::EXPIRED_VIEW.into(), at: ends / 1000, ..entry(r) });
+            }
+        }
+        entries.sort_by(|a, b| b.at.cmp(&a.at));
+        Ok(entries)
+    }
+}
+
+/// Records a session just issued; `origin` is where the sign-in came from.
+pub(crate) async fn record_session(inner: &Inner, claims: &portal_common::token::Claims, signed_in_at: i64, origin: &Origin) -> Result<(), AuthError> {
+    let s = sessions::NewSession { id: &claims.jti, profile_id: &claims.pid, signed_in_at, expires_at: claims.exp };
+    sessions::record(&inner.db, &inner.geo, &s, origin).await?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn addresses_are_masked() {
+        assert_eq!(super::mask("dana.demo@example.com"), "d***@example.com");
+        assert_eq!(super::mask("nope"), "***");
+    }
+}
