@@ -1,6 +1,6 @@
 # The two commands the README leads with:
 #   make run   build front end and back end, run the portal on http://localhost:8080 with demo data
-#   make test  every test: cargo (unit + integration), jest (every front-end package), e2e (Chromium)
+#   make test  every test: cargo (unit + integration), jest (every front-end package), e2e (Chromium), Lighthouse
 .PHONY: run run-split test lighthouse build build-web build-rust node-deps e2e-deps api-types check-api-types clean
 
 PORT ?= 8080

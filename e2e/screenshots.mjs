@@ -11,7 +11,7 @@ const browser = await chromium.launch({
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
     '--disable-background-networking', '--disable-component-update', '--disable-sync'],
 });
-const pages = ['/', '/home', '/profile', '/size', '/messaging', '/preference', '/transactions', '/claim-transaction', '/rewards', '/rewards/item/101', '/offers'];
+const pages = ['/', '/home', '/profile', '/profile/privacy', '/size', '/messaging', '/preference', '/transactions', '/claim-transaction', '/rewards', '/rewards/item/101', '/offers'];
 // Extra states of a page, each its own screenshot (`<page>-<name>.png`).
 const states = {
   '/rewards': {

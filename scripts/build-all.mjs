@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { MFE_DIRS, REPO, buildMfe, webpack, writeJsonAtomic } from './lib.mjs';
 import { writeIcons } from './icons.mjs';
+import { writeServiceWorker } from './sw.mjs';
 
 const out = path.resolve(process.env.PORTAL_OUT_DIR || path.join(REPO, 'public'));
 fs.mkdirSync(out, { recursive: true });
@@ -35,4 +36,7 @@ for (const file of fs.readdirSync(assets)) {
   fs.copyFileSync(path.join(assets, file), path.join(out, 'assets', file));
 }
 console.log(`icons -> ${writeIcons(path.join(assets, 'favicon.svg'), path.join(out, 'assets')).join(', ')}`);
+// Last: it precaches what the steps above wrote.
+const sw = await writeServiceWorker(out);
+console.log(`sw.js -> ${out}/sw.js (precaches ${sw.count} files, ${(sw.size / 1024).toFixed(0)} KB)`);
 console.log('build done');

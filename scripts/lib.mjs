@@ -16,9 +16,9 @@ export function federationName(pkg) {
 }
 
 /** Runs webpack (the repo's copy) for the package in `dir` with extra env. */
-export function webpack(dir, env) {
+export function webpack(dir, env, config = 'webpack.config.js') {
   const cli = path.join(REPO, 'node_modules', 'webpack-cli', 'bin', 'cli.js');
-  const res = spawnSync(process.execPath, [cli, '--config', path.join(dir, 'webpack.config.js'), '--mode', 'production', '--no-stats'], {
+  const res = spawnSync(process.execPath, [cli, '--config', path.join(dir, config), '--mode', 'production', '--no-stats'], {
     cwd: dir,
     env: { ...process.env, ...env },
     stdio: 'inherit',

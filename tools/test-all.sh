@@ -9,7 +9,9 @@
 #   5. e2e: the built portal on a free port with fresh embedded storage, driven by Chromium;
 #      then, when DATABASE_URL and REDIS_URL are set, the same suite against every service as
 #      its own process (deploy/run-split.sh) on PostgreSQL and Redis
-#   6. faults, when DATABASE_URL and REDIS_URL are set: the split topology under k6 load loses
+#   6. Lighthouse (mobile, default throttling) on / and /home against the built portal: fails
+#      below its targets (tools/lighthouse.sh)
+#   7. faults, when DATABASE_URL and REDIS_URL are set: the split topology under k6 load loses
 #      the profile service, then its own Redis, for 10 s each (deploy/faults/run.sh)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -72,6 +74,16 @@ p=$(grep -E '^# pass [0-9]+' "$logs/e2e.log" | tail -1 | awk '{ print $3 }')
 f=$(grep -E '^# fail [0-9]+' "$logs/e2e.log" | tail -1 | awk '{ print $3 }')
 p=${p:-0}; f=${f:-0}
 [ "$e2e_rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
+add "$p" "$f"
+
+echo "== Lighthouse: / and /home on a phone (performance, accessibility, LCP, CLS, JavaScript)"
+# The front end e2e built; nothing else runs meanwhile (the simulated phone's CPU is scaled from
+# this machine's).
+PORTAL_BIN=./target/debug/portal bash tools/lighthouse.sh 2>&1 | tee "$logs/lighthouse.log"
+lh_rc=${PIPESTATUS[0]}
+p=$(grep -c '^ok - ' "$logs/lighthouse.log")
+f=$(grep -c '^not ok - ' "$logs/lighthouse.log")
+[ "$lh_rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
 add "$p" "$f"
 
 if [ -n "${DATABASE_URL:-}" ] && [ -n "${REDIS_URL:-}" ]; then

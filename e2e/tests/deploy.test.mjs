@@ -50,13 +50,15 @@ test('rebuilding only mfe-profile into a new version changes only that remote', 
     const afterTree = tree(STATIC_DIR);
     const manifestAfter = JSON.parse(fs.readFileSync(path.join(STATIC_DIR, 'mfe-manifest.json'), 'utf8'));
     for (const [file, hash] of before) {
-      if (file === 'mfe-manifest.json') continue;
+      // The remote list, and the service worker that precaches what it names.
+      if (file === 'mfe-manifest.json' || /^sw\.js(\.gz|\.br)?$/.test(file)) continue;
       assert.equal(afterTree.get(file), hash, `${file} was changed`);
     }
     const added = [...afterTree.keys()].filter((f) => !before.has(f));
     assert.ok(added.length > 0);
     for (const f of added) assert.ok(f.startsWith(`mfe/mfe-profile/${version}/`), `unexpected new file ${f}`);
     assert.equal(manifestAfter.mfe_profile.version, version);
+    assert.ok(fs.readFileSync(path.join(STATIC_DIR, 'sw.js'), 'utf8').includes(`/mfe/mfe-profile/${version}/remoteEntry.js`), 'the service worker precaches the new version');
     for (const name of Object.keys(manifestBefore).filter((n) => n !== 'mfe_profile')) {
       assert.deepEqual(manifestAfter[name], manifestBefore[name], `${name} entry untouched`);
     }

@@ -26,9 +26,12 @@ after(async () => {
   if (cspViolations.length) throw new Error(`Content-Security-Policy violations:\n${cspViolations.join('\n')}`);
 });
 
-/** A fresh browser context (no stored session) and page. */
-export async function newPage({ width = 390, height = 844 } = {}) {
-  const context = await browser.newContext({ viewport: { width, height } });
+/**
+ * A fresh browser context (no stored session) and page. `serviceWorkers: 'block'` keeps the
+ * portal's service worker out (page.route cannot see what the worker answers from its cache).
+ */
+export async function newPage({ width = 390, height = 844, serviceWorkers = 'allow' } = {}) {
+  const context = await browser.newContext({ viewport: { width, height }, serviceWorkers });
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
   const errors = [];

@@ -79,20 +79,16 @@ test('React Native bridge: a screen view on every route, the buttons of the acti
   // Every tab and page, each by its link.
   await tabs(page).getByRole('link', { name: 'My Details', exact: true }).click();
   await page.getByRole('heading', { name: 'Personal details', level: 2 }).waitFor();
-  // Delete my account: asked first; Keep posts nothing, Continue posts deleteMyAccount.
-  await page.getByRole('button', { name: 'Delete my account' }).click();
-  const ask = page.getByRole('dialog', { name: 'Delete your account?' });
-  await ask.getByRole('button', { name: 'Keep my account' }).click();
-  await ask.waitFor({ state: 'detached' });
-  await page.getByRole('button', { name: 'Delete my account' }).click();
-  await ask.getByRole('button', { name: 'Continue' }).click();
-  await until(page, (r) => actions(r).includes('deleteMyAccount'), 'deleteMyAccount');
-  assert.equal(actions(page.records).filter((a) => a === 'deleteMyAccount').length, 1);
+  // No app button to delete the account: deleteMyAccount is posted once the privacy centre has
+  // deleted it on the server (privacy.test.mjs).
+  assert.equal(await page.getByRole('button', { name: 'Delete my account' }).count(), 0);
 
   for (const name of ['My Size', 'Messaging Preferences', 'Preference']) {
     await subnav(page, 'My details sections').getByRole('link', { name, exact: true }).click();
     await page.getByRole('heading', { name, level: 1 }).waitFor();
   }
+  await subnav(page, 'My details sections').getByRole('link', { name: 'Privacy', exact: true }).click();
+  await page.getByRole('heading', { name: 'Privacy centre', level: 1 }).waitFor();
 
   await tabs(page).getByRole('link', { name: 'My Orders', exact: true }).click();
   await page.getByRole('heading', { name: 'My Orders', level: 1 }).waitFor();
@@ -121,18 +117,19 @@ test('React Native bridge: a screen view on every route, the buttons of the acti
     'My Size',
     'Messaging Preferences',
     'Preference',
+    'Privacy Centre',
     'My Orders',
     'Claim Transaction',
     'Rewards',
     'Rewards Item Detail',
     'Offers',
   ]);
-  assert.deepEqual(actions(page.records), ['gotoShop', 'deleteMyAccount', 'gotoWishlist', 'gotoCart', 'loadOfferList', 'gotoShop']);
+  assert.deepEqual(actions(page.records), ['gotoShop', 'gotoWishlist', 'gotoCart', 'loadOfferList', 'gotoShop']);
   const offerList = page.records.find((r) => r.message.action === 'loadOfferList').message;
   assert.ok(Array.isArray(offerList.ids) && offerList.ids.length > 0 && offerList.ids.every(Number.isInteger), JSON.stringify(offerList));
   // The tab clicks and the buttons' own events, with the spec's prefixes.
   const sent = events(page.records);
-  for (const name of ['home_goto_shop', 'my_details_click', 'my_details_delete_account', 'my_size_click', 'messaging_preferences_click', 'my_orders_click', 'my_orders_goto_wishlist', 'my_orders_goto_cart', 'claim_transaction_click', 'rewards_click', 'offers_click', 'offers_goto_shop']) {
+  for (const name of ['home_goto_shop', 'my_details_click', 'my_size_click', 'messaging_preferences_click', 'my_orders_click', 'my_orders_goto_wishlist', 'my_orders_goto_cart', 'claim_transaction_click', 'rewards_click', 'offers_click', 'offers_goto_shop']) {
     assert.ok(sent.includes(name), `${name} in ${sent}`);
   }
 
@@ -158,8 +155,6 @@ test('Android bridge declaring some actions (getActions): only their buttons sho
 
   await tabs(page).getByRole('link', { name: 'My Details', exact: true }).click();
   await page.getByRole('heading', { name: 'Personal details', level: 2 }).waitFor();
-  await page.getByRole('button', { name: 'Delete my account' }).click();
-  await page.getByRole('dialog', { name: 'Delete your account?' }).getByRole('button', { name: 'Continue' }).click();
 
   await tabs(page).getByRole('link', { name: 'Offers', exact: true }).click();
   await page.getByRole('heading', { name: 'Offers', level: 1 }).waitFor();
@@ -168,7 +163,7 @@ test('Android bridge declaring some actions (getActions): only their buttons sho
 
   await until(page, (r) => screenViews(r).includes('Offers'), 'the Offers screen view');
   // loadOfferList is not declared: not posted.
-  assert.deepEqual(actions(page.records).filter((a) => a !== 'login'), ['gotoCart', 'deleteMyAccount']);
+  assert.deepEqual(actions(page.records).filter((a) => a !== 'login'), ['gotoCart']);
   const views = screenViews(page.records);
   assert.deepEqual(views.slice(views.lastIndexOf('Home')), ['Home', 'My Orders', 'My Details', 'Offers']);
   assert.ok(page.records.every((r) => r.top && r.form === 'string'), 'Android takes JSON strings');

@@ -3,12 +3,20 @@ import { Routes, type RouteDef } from '@portal/runtime';
 import { SubNav, screen } from '@portal/build/src/mfe-screens';
 import { Providers } from './providers';
 
-/** This MFE's own routes under its prefixes; titles are the spec's screen-view titles. */
+/**
+ * This MFE's own routes under its prefixes; titles are the spec's screen-view titles (the privacy
+ * centre, issue 13, is a page under My Details: /profile/privacy).
+ */
 export const routes: RouteDef[] = [
   {
     path: '/profile',
     title: 'My Details',
     Component: screen(() => import(/* webpackChunkName: "details" */ './features/details/components/MyDetails').then((m) => m.MyDetails)),
+  },
+  {
+    path: '/profile/privacy',
+    title: 'Privacy Centre',
+    Component: screen(() => import(/* webpackChunkName: "privacy" */ './features/privacy/components/Privacy').then((m) => m.Privacy)),
   },
   {
     path: '/size',
@@ -35,6 +43,7 @@ function PageLinks() {
     { href: '/size', label: t('size.title') },
     { href: '/messaging', label: t('messaging.title') },
     { href: '/preference', label: t('preference.title') },
+    { href: '/profile/privacy', label: t('privacy.navLabel') },
   ];
   return <SubNav label={t('nav.label')} items={items} />;
 }

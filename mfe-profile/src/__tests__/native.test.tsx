@@ -1,12 +1,11 @@
-// Inside a native wrapper: "Delete my account" (deleteMyAccount) only when the wrapper offers it,
-// after a confirmation; and each screen's main action reported with the spec's prefixes, without
-// personal data.
+// Inside a native wrapper: each screen's main action reported with the spec's prefixes, without
+// personal data. (deleteMyAccount, posted once the server has deleted the account, is tested with
+// the privacy centre in privacy.test.tsx.)
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { onAnalytics, type AnalyticsEvent, type Profile } from '@portal/runtime';
 import type { FetchStub } from '@portal/build/src/fetch-stub';
-import { installReactNative, postedActions, postedEvents, removeNativeWrappers } from '@portal/build/src/native-testing';
-import { PROFILE, answersWith, backend, renderAt, resetAll, signIn } from './fixtures';
-import { authStore } from '@portal/runtime';
+import { postedEvents, removeNativeWrappers } from '@portal/build/src/native-testing';
+import { PROFILE, answersWith, backend, renderAt, resetAll } from './fixtures';
 
 let stub: FetchStub;
 let posted: Record<string, unknown>[];
@@ -21,67 +20,12 @@ afterEach(() => {
   removeNativeWrappers();
 });
 
-const actions = () => postedActions(posted);
 const events = () => postedEvents(posted);
 
 async function openDetails() {
   await renderAt('/profile');
   await screen.findByRole('heading', { level: 2, name: 'Personal details' });
 }
-
-describe('Delete my account', () => {
-  it('is not shown outside a native wrapper', async () => {
-    await openDetails();
-    expect(screen.queryByRole('button', { name: 'Delete my account' })).not.toBeInTheDocument();
-  });
-
-  it('is not shown when the wrapper declares actions without deleteMyAccount', async () => {
-    window.ReactNativeWebView = { postMessage: (m: string) => posted.push(JSON.parse(m)) };
-    window.PortalNative = { actions: ['gotoShop', 'gotoCart'] };
-    await openDetails();
-    expect(screen.queryByRole('button', { name: 'Delete my account' })).not.toBeInTheDocument();
-  });
-
-  it('is not shown to staff viewing the account', async () => {
-    window.ReactNativeWebView = { postMessage: (m: string) => posted.push(JSON.parse(m)) };
-    signIn();
-    authStore.set({ ...authStore.get(), impersonating: true, staff: true });
-    await openDetails();
-    expect(screen.queryByRole('button', { name: 'Delete my account' })).not.toBeInTheDocument();
-  });
-
-  it('asks first: Keep my account posts nothing; Continue posts deleteMyAccount to the app', async () => {
-    window.ReactNativeWebView = { postMessage: (m: string) => posted.push(JSON.parse(m)) };
-    await openDetails();
-    const open = screen.getByRole('button', { name: 'Delete my account' });
-    expect(screen.getByRole('heading', { level: 2, name: 'Close your account' })).toBeInTheDocument();
-
-    fireEvent.click(open);
-    let dialog = screen.getByRole('dialog', { name: 'Delete your account?' });
-    expect(dialog).toHaveAccessibleDescription(/take you through deleting your account/);
-    expect(within(dialog).getByRole('button', { name: 'Keep my account' })).toHaveFocus();
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Keep my account' }));
-    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
-    expect(actions()).toEqual([]);
-
-    fireEvent.click(open);
-    dialog = screen.getByRole('dialog', { name: 'Delete your account?' });
-    fireEvent.click(within(dialog).getByRole('button', { name: 'Continue' }));
-    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
-    expect(actions()).toEqual([{ action: 'deleteMyAccount' }]);
-    expect(events()).toEqual([{ name: 'my_details_delete_account', params: {} }]);
-    // Nothing deleted by the portal itself.
-    expect(stub.calls.filter((c) => c.method !== 'GET')).toEqual([]);
-  });
-
-  it('works with the Android shape declaring it through getActions()', async () => {
-    window.PortalAndroid = { postMessage: (m: string) => posted.push(JSON.parse(m)), getActions: () => '["deleteMyAccount"]' };
-    await openDetails();
-    fireEvent.click(screen.getByRole('button', { name: 'Delete my account' }));
-    fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Continue' }));
-    expect(actions()).toEqual([{ action: 'deleteMyAccount' }]);
-  });
-});
 
 describe('custom events', () => {
   beforeEach(() => {

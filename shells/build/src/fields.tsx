@@ -2,6 +2,7 @@
 // package, like mfe-providers), so nothing here weighs on the shell's first load.
 import type { ButtonHTMLAttributes, InputHTMLAttributes, ReactNode, SelectHTMLAttributes } from 'react';
 import { FieldError } from '@portal/runtime';
+import { WriteButton } from './offline';
 
 interface Common {
   id: string;
@@ -63,11 +64,13 @@ export function SelectField({
 /**
  * A submit button that keeps the focus while busy: aria-busy and a busy label instead of
  * `disabled` (which would drop the focus to the page); the form ignores repeat submits meanwhile.
+ * Offline it is off, with the reason beside it (a WriteButton): the form cannot be sent, not even
+ * with Enter.
  */
 export function SubmitButton({ busy, label, busyLabel, ...rest }: { busy: boolean; label: string; busyLabel: string } & ButtonHTMLAttributes<HTMLButtonElement>) {
   return (
-    <button type="submit" className="btn" aria-busy={busy || undefined} {...rest}>
+    <WriteButton type="submit" className="btn" aria-busy={busy || undefined} {...rest}>
       {busy ? busyLabel : label}
-    </button>
+    </WriteButton>
   );
 }

@@ -18,6 +18,9 @@ import {
 import { App } from './layout/App';
 import { SHELL_NS, shellCatalogs } from './i18n/catalogs';
 import { handleUrlToken } from './auth-link';
+import { prefetchHomeProfile } from './screens/home-data';
+import { normalisePath } from './mfe/routes';
+import { registerServiceWorker } from './sw-register';
 
 // Before the URL token is read: the embedding page's address leaves the address bar too.
 const embedder = takeEmbedderParam();
@@ -28,6 +31,9 @@ void loadConfig();
 watchNetwork();
 watchSession();
 void handleUrlToken();
+// A member opening /home: the greeting's data is asked for now, while the page renders.
+const auth = authStore.get();
+if (auth.authenticated && (!auth.staff || auth.impersonating) && normalisePath(window.location.pathname) === '/home') prefetchHomeProfile();
 
 // Route changes: session check, and the top progress bar (shown after 64 ms by the layout).
 let routeDone: (() => void) | null = null;
@@ -70,3 +76,6 @@ void languageReady().then(() => {
     </I18nextProvider>,
   );
 });
+
+// Offline: the service worker of production builds (a development server has no /sw.js).
+if (process.env.NODE_ENV === 'production' && !isEmbedded()) registerServiceWorker();

@@ -37,28 +37,130 @@ export function applyTheme(theme: Theme | null | undefined, root: HTMLElement = 
   }
 }
 
-function setMeta(name: string, content: string): void {
-  let el = document.querySelector<HTMLMetaElement>(`meta[name="${name}"]`);
+/** Sets (or, given null, removes) `<meta name|property=key content>` in the head. */
+function setMeta(key: string, content: string | null, attr: 'name' | 'property' = 'name'): void {
+  let el = document.querySelector<HTMLMetaElement>(`meta[${attr}="${key}"]`);
+  if (content === null) {
+    el?.remove();
+    return;
+  }
   if (!el) {
     el = document.createElement('meta');
-    el.name = name;
+    el.setAttribute(attr, key);
     document.head.appendChild(el);
   }
   el.content = content;
 }
 
+/**
+ * A URL from the config usable as an image or stylesheet address: an absolute http(s) URL, or a
+ * path on the portal (resolved against the page when `absolute`). Anything else (`javascript:`, `data:`, junk) is
+ * refused, so a config typo can never run code or break the page's policy.
+ */
+export function configUrl(value: unknown, absolute = false): string | null {
+  if (typeof value !== 'string' || !value.trim()) return null;
+  try {
+    const url = new URL(value.trim(), typeof location !== 'undefined' ? location.href : 'http://localhost/');
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') return null;
+    return absolute ? url.href : value.trim();
+  } catch {
+    return null;
+  }
+}
+
+export const TENANT_STYLE_ID = 'tenant-style';
+export const DESKTOP_BACKGROUND_VAR = '--bg-desktop-image';
+
+/** The tenant's own stylesheet (general.styleUrl), after the portal's, replaced when it changes. */
+function applyStyleUrl(styleUrl: unknown): void {
+  const href = configUrl(styleUrl);
+  let link = document.getElementById(TENANT_STYLE_ID) as HTMLLinkElement | null;
+  if (!href) {
+    link?.remove();
+    return;
+  }
+  if (!link) {
+    link = document.createElement('link');
+    link.id = TENANT_STYLE_ID;
+    link.rel = 'stylesheet';
+    document.head.appendChild(link);
+  }
+  if (link.href !== href) link.href = href;
+}
+
+/** Page title and description (spec 2 defaults), and the link preview (Open Graph) tags. */
+function applySiteMeta(general: PortalConfig['general']): void {
+  const meta = general.siteMeta;
+  const title = meta?.title || DEFAULT_TITLE;
+  const description = meta?.description || DEFAULT_DESCRIPTION;
+  document.title = title;
+  setMeta('description', description);
+  setMeta('og:title', title, 'property');
+  setMeta('og:description', description, 'property');
+  setMeta('og:type', 'website', 'property');
+  setMeta('og:image', configUrl(meta?.ogImageUrl, true), 'property');
+  setMeta('og:url', configUrl(meta?.url, true), 'property');
+  // The browser's UI colour follows the brand; without one the page's own default stays.
+  if (general.theme?.primary) setMeta('theme-color', general.theme.primary);
+}
+
 export function applyConfig(config: PortalConfig): void {
   const general = config.general || ({} as PortalConfig['general']);
+  const root = document.documentElement.style;
   applyTheme(general.theme);
   if (general.background?.color && !general.theme?.background) {
-    document.documentElement.style.setProperty('--color-bg', general.background.color);
+    root.setProperty('--color-bg', general.background.color);
   }
-  document.title = general.siteMeta?.title || DEFAULT_TITLE;
-  setMeta('description', general.siteMeta?.description || DEFAULT_DESCRIPTION);
+  // The desktop background image: the stylesheet shows it from the desktop breakpoint up.
+  const desktop = configUrl(general.background?.desktop?.url);
+  if (desktop) root.setProperty(DESKTOP_BACKGROUND_VAR, `url(${JSON.stringify(desktop)})`);
+  else root.removeProperty(DESKTOP_BACKGROUND_VAR);
+  applySiteMeta(general);
+  applyStyleUrl(general.styleUrl);
 }
 
 export function logoUrl(config: PortalConfig | null = configStore.get().config): string {
-  return config?.general?.logo || DEFAULT_LOGO;
+  return configUrl(config?.general?.logo) || DEFAULT_LOGO;
+}
+
+/** A component setting the generated schema leaves open (`components.<screen>.<key>`). */
+function componentSetting(config: PortalConfig | null, screen: string, key: string): unknown {
+  const components = config?.components as Record<string, unknown> | undefined;
+  const settings = components?.[screen];
+  return settings && typeof settings === 'object' ? (settings as Record<string, unknown>)[key] : undefined;
+}
+
+/** The logo on the Logged out screen: components.logout.logo, else the header's logo. */
+export function logoutLogoUrl(config: PortalConfig | null = configStore.get().config): string {
+  return configUrl(componentSetting(config, 'logout', 'logo')) || logoUrl(config);
+}
+
+export interface CoverImage {
+  url: string;
+  alt: string;
+}
+
+/**
+ * The login page's cover image (components.index.coverHeader): an image URL, or
+ * `{ url | imageUrl, alt }`. Null when not set (the default) or not a usable address.
+ */
+export function coverHeader(config: PortalConfig | null = configStore.get().config): CoverImage | null {
+  const raw = componentSetting(config, 'index', 'coverHeader');
+  if (typeof raw === 'string') {
+    const url = configUrl(raw);
+    return url ? { url, alt: '' } : null;
+  }
+  if (raw && typeof raw === 'object') {
+    const r = raw as { url?: unknown; imageUrl?: unknown; alt?: unknown };
+    const url = configUrl(r.url ?? r.imageUrl);
+    return url ? { url, alt: typeof r.alt === 'string' ? r.alt : '' } : null;
+  }
+  return null;
+}
+
+/** Whether the header stays at the top while scrolling (general.coverHeader.sticky, default true). */
+export function stickyHeader(config: PortalConfig | null = configStore.get().config): boolean {
+  return config?.general?.coverHeader?.sticky !== false;
 }
 
 /** The tenant's IANA time zone (config general.timeZone), default Australia/Melbourne. */

@@ -66,6 +66,10 @@ export {
   applyTheme,
   applyConfig,
   logoUrl,
+  logoutLogoUrl,
+  coverHeader,
+  stickyHeader,
+  configUrl,
   timeZone,
   allowedOrigins,
   allowedExternalUrl,
@@ -73,6 +77,9 @@ export {
   DEFAULT_TITLE,
   DEFAULT_DESCRIPTION,
   DEFAULT_TIME_ZONE,
+  TENANT_STYLE_ID,
+  DESKTOP_BACKGROUND_VAR,
+  type CoverImage,
 } from './config';
 export { networkStore, watchNetwork, probeNetwork } from './network';
 export { progressStore, startProgress } from './progress';

@@ -1,4 +1,7 @@
 import path from 'node:path';
-import { describeCatalogs } from '@portal/build/src/catalogs';
+import { describeCatalogs, describePluralCatalogs } from '@portal/build/src/catalogs';
 
 describeCatalogs(path.join(__dirname, '..', 'i18n'));
+
+// The member's card has its own namespace (its strings come with its chunk), counted texts included.
+describePluralCatalogs(path.join(__dirname, '..', 'card', 'i18n'), { name: 'member card', minKeys: 9 });

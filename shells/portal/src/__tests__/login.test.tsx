@@ -314,6 +314,41 @@ describe('login with an emailed code', () => {
     expect(authStore.get().authenticated).toBe(false);
   });
 
+  it('moves the focus with the steps: the code step heading, a refused code back to its field, starting over to the address', async () => {
+    stub = stubFetch({
+      'POST /api/auth/email': { body: { message: 'ok' } },
+      'POST /api/auth/verify': {
+        status: 401,
+        body: { status: 401, message: 'That code is wrong or has expired', errors: {}, error: true },
+      },
+    });
+    const field = await askForCode();
+    expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'Enter your code', level: 1 }));
+    expect(document.activeElement).toHaveAttribute('tabindex', '-1');
+    fireEvent.change(field, { target: { value: '000000' } });
+    screen.getByRole('button', { name: 'Sign in' }).focus();
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    });
+    await screen.findByRole('alert');
+    expect(document.activeElement).toBe(field);
+    fireEvent.click(screen.getByRole('button', { name: 'Use a different email address' }));
+    expect(document.activeElement).toBe(screen.getByLabelText('Email address'));
+  });
+
+  it('puts the focus back on the address when asking for a code fails', async () => {
+    stub = stubFetch({
+      'POST /api/auth/email': { status: 429, body: { status: 429, message: 'Too many', errors: {}, error: true } },
+    });
+    renderAt('/');
+    fireEvent.change(screen.getByLabelText('Email address'), { target: { value: 'demo@example.com' } });
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Email me a code instead' }));
+    });
+    await screen.findByRole('alert');
+    expect(document.activeElement).toBe(screen.getByLabelText('Email address'));
+  });
+
   it('checks the code has six digits before asking the server', async () => {
     stub = stubFetch({ 'POST /api/auth/email': { body: { message: 'ok' } } });
     const field = await askForCode();

@@ -62,6 +62,7 @@ describe('remotes', () => {
   it('maps routes to remotes and keeps redirects on this site', () => {
     expect(remoteForPath('/rewards/item/101')).toEqual({ remote: 'mfe_rewards', route: '/rewards/item/:id' });
     expect(remoteForPath('/profile/')).toEqual({ remote: 'mfe_profile', route: '/profile' });
+    expect(remoteForPath('/profile/privacy')).toEqual({ remote: 'mfe_profile', route: '/profile/privacy' });
     expect(remoteForPath('/nope')).toBeNull();
     expect(safeRedirect('//evil.example')).toBe('/home');
     expect(safeRedirect('https://evil.example')).toBe('/home');

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { navigate, usePathname, useAuth, useStore } from '@portal/runtime';
 import { Header, ImpersonationBanner, OfflineBanner, ProgressBar, TabBar, Toasts } from './Frame';
@@ -12,6 +12,7 @@ import { NotFound } from '../screens/NotFound';
 import { RemoteFailed } from '../screens/RemoteFailed';
 import { normalisePath, remoteForPath } from '../mfe/routes';
 import { remoteStatus } from '../mfe/status';
+import { watchRouteFocus } from './route-focus';
 
 /** What the shell itself draws in <main> for a path; null means an MFE owns it. */
 function Screen({ path }: { path: string }) {
@@ -38,9 +39,13 @@ export function App({ onReady }: { onReady?: () => void }) {
   const { t } = useTranslation('shell');
   const path = normalisePath(usePathname());
   const auth = useAuth();
+  const main = useRef<HTMLElement>(null);
+  const announcer = useRef<HTMLDivElement>(null);
   useEffect(() => {
     onReady?.();
   }, [onReady]);
+  // After a route change: the focus to the new page's main heading, which is announced.
+  useEffect(() => watchRouteFocus(main.current!, announcer.current!), []);
   // Logout (button, embedding page or expiry) ends on the Logged out screen.
   useEffect(() => {
     if (auth.loggedOut && normalisePath(window.location.pathname) !== '/logged-out') navigate('/logged-out');
@@ -57,10 +62,11 @@ export function App({ onReady }: { onReady?: () => void }) {
       <OfflineBanner />
       <ImpersonationBanner />
       {auth.authenticated && !staffHome && <TabBar path={path} />}
-      <main id="main" tabIndex={-1}>
+      <main id="main" tabIndex={-1} ref={main}>
         {screen}
         <div id="mfe-outlet" />
       </main>
+      <div className="visually-hidden" aria-live="polite" aria-atomic="true" ref={announcer} />
       <Toasts />
     </>
   );

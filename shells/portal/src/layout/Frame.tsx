@@ -6,6 +6,7 @@ import {
   logout,
   stopImpersonation,
   logoUrl,
+  stickyHeader,
   navigate,
   removeToast,
   track,
@@ -20,6 +21,7 @@ import {
 export const PROGRESS_DELAY_MS = 64;
 
 export function ProgressBar() {
+  const { t } = useTranslation('shell');
   const pending = useProgress();
   const [shown, setShown] = useState(false);
   useEffect(() => {
@@ -33,7 +35,7 @@ export function ProgressBar() {
   }, [pending, shown]);
   if (!shown || pending === 0) return null;
   return (
-    <div className="progress" role="progressbar" aria-label="Loading" aria-busy="true">
+    <div className="progress" role="progressbar" aria-label={t('app.loading')} aria-busy="true">
       <span />
     </div>
   );
@@ -44,7 +46,7 @@ export function Header() {
   const auth = useAuth();
   const { config } = useConfig();
   const tenant = config?.general?.siteMeta?.title || t('app.name');
-  const sticky = config?.general?.coverHeader?.sticky !== false;
+  const sticky = stickyHeader(config);
   // The layout shows the Logged out screen once loggedOut is set (also for embed-triggered logout).
   const onLogout = () => void logout();
   return (

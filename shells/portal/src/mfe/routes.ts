@@ -5,7 +5,7 @@ import { matchPath } from '@portal/runtime';
  * version) comes only from /mfe-manifest.json at run time.
  */
 export const MFE_ROUTES: Record<string, string[]> = {
-  mfe_profile: ['/profile', '/size', '/messaging', '/preference'],
+  mfe_profile: ['/profile', '/profile/privacy', '/size', '/messaging', '/preference'],
   mfe_orders: ['/transactions', '/claim-transaction'],
   mfe_rewards: ['/rewards', '/rewards/item/:id', '/offers'],
 };

@@ -1,8 +1,21 @@
 import { Suspense, lazy, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { BdiTrans, Link, Loading, RemoteParcel, http, screenView, track, useAuth, TAB_CLICK_EVENTS, type Profile, nativeActionAvailable } from '@portal/runtime';
+import {
+  BdiTrans,
+  CARD_DISPLAY_KEY,
+  Link,
+  Loading,
+  RemoteParcel,
+  screenView,
+  track,
+  useAuth,
+  TAB_CLICK_EVENTS,
+  type Profile,
+  nativeActionAvailable,
+} from '@portal/runtime';
 import { NativeActionButton } from '@portal/build/src/native-button';
 import { HOME_PARCEL_REMOTE } from '../mfe/routes';
+import { homeProfile } from './home-data';
 
 const CARDS = [
   { key: 'profile', href: '/profile' },
@@ -15,6 +28,46 @@ const CARDS = [
 const StaffPanel = lazy(() => import(/* webpackChunkName: "staff" */ './staff/StaffPanel').then((m) => ({ default: m.StaffPanel })));
 
 const QFF_SUMMARY = { view: 'summary' };
+
+// The member's card (barcode, number, last known balance): its chunk is fetched once it is shown.
+const MemberCard = lazy(() => import(/* webpackChunkName: "member-card" */ '../card/MemberCard'));
+
+function cardShown(): boolean {
+  try {
+    return localStorage.getItem(CARD_DISPLAY_KEY) === '1';
+  } catch {
+    return false;
+  }
+}
+
+/** "Show my membership card": the choice is kept (the spec's card display flag) until sign-out. */
+function CardSlot({ profile }: { profile: Profile | null }) {
+  const { t } = useTranslation('shell');
+  const [shown, setShown] = useState(cardShown);
+  const toggle = () => {
+    setShown(!shown);
+    try {
+      if (shown) localStorage.removeItem(CARD_DISPLAY_KEY);
+      else localStorage.setItem(CARD_DISPLAY_KEY, '1');
+    } catch {
+      /* storage blocked: shown for this visit only */
+    }
+  };
+  return (
+    <div className="member-card-slot">
+      <button type="button" className="btn btn-secondary" aria-expanded={shown} aria-controls="member-card" onClick={toggle}>
+        {t(shown ? 'home.card.hide' : 'home.card.show')}
+      </button>
+      <div id="member-card">
+        {shown && (
+          <Suspense fallback={<div className="card member-card" />}>
+            <MemberCard profile={profile} />
+          </Suspense>
+        )}
+      </div>
+    </div>
+  );
+}
 
 /** /home: the member's cards, or the staff search for a staff user who is not viewing a member. */
 export function Home() {
@@ -44,13 +97,14 @@ function ShopNow() {
 
 function MemberHome() {
   const { t } = useTranslation('shell');
-  const [firstName, setFirstName] = useState<string | null>(null);
+  const [profile, setProfile] = useState<Profile | null>(null);
+  const firstName = profile?.first_name || null;
 
   useEffect(() => {
     screenView('Home');
     const ctrl = new AbortController();
-    http<Profile>('/api/profile', { signal: ctrl.signal })
-      .then((p) => setFirstName(p?.first_name || null))
+    homeProfile(ctrl.signal)
+      .then((p) => setProfile(p ?? null))
       .catch(() => undefined);
     return () => ctrl.abort();
   }, []);
@@ -68,6 +122,7 @@ function MemberHome() {
           </Link>
         ))}
       </div>
+      <CardSlot profile={profile} />
       <RemoteParcel remote={HOME_PARCEL_REMOTE} props={QFF_SUMMARY} className="home-qff" />
     </section>
   );

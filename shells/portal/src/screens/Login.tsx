@@ -1,8 +1,9 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   FieldError,
   BdiTrans,
+  coverHeader,
   http,
   embedderUrl,
   isEmbedded,
@@ -12,6 +13,7 @@ import {
   screenView,
   useAuth,
   useSearch,
+  useConfig,
   useStore,
   verifyCode,
   type AuthRequest,
@@ -58,9 +60,27 @@ export function Login() {
   const [phase, setPhase] = useState<Phase>('idle');
   const [error, setError] = useState<string | null>(null);
   const [code, setCode] = useState('');
+  const cover = coverHeader(useConfig().config);
   const [codeError, setCodeError] = useState<string | null>(null);
   const [verifying, setVerifying] = useState(false);
   const [resent, setResent] = useState(false);
+  // Each step replaces the card, and the button that led to it: the focus goes to the new step's
+  // heading (or back to the address on the first step), else a keyboard user starts over at the
+  // top of the page. A refused code puts the focus back on the code field with its message.
+  const title = useRef<HTMLHeadingElement>(null);
+  const emailField = useRef<HTMLInputElement>(null);
+  const codeField = useRef<HTMLInputElement>(null);
+  const lastPhase = useRef<Phase>(phase);
+  useEffect(() => {
+    const from = lastPhase.current;
+    lastPhase.current = phase;
+    if (from === phase || phase === 'sending') return;
+    if (phase === 'idle') emailField.current?.focus();
+    else title.current?.focus();
+  }, [phase]);
+  useEffect(() => {
+    if (codeError) codeField.current?.focus();
+  }, [codeError]);
 
   useEffect(() => screenView('Login page'), []);
   useEffect(() => {
@@ -154,7 +174,9 @@ export function Login() {
     return (
       <section className="status-screen" aria-labelledby="login-title">
         <div className="card">
-          <h1 id="login-title">{t('login.checkInbox')}</h1>
+          <h1 id="login-title" ref={title} tabIndex={-1}>
+            {t('login.checkInbox')}
+          </h1>
           <p role="status">{t('login.sent')}</p>
           <p className="muted">{t('login.sentHint')}</p>
           <button type="button" className="btn-link" onClick={startOver}>
@@ -169,7 +191,9 @@ export function Login() {
     return (
       <section className="status-screen" aria-labelledby="login-title">
         <div className="card">
-          <h1 id="login-title">{t('login.codeTitle')}</h1>
+          <h1 id="login-title" ref={title} tabIndex={-1}>
+            {t('login.codeTitle')}
+          </h1>
           <p role="status">
             {resent ? t('login.codeResent') : <BdiTrans ns="shell" k="login.codeSent" values={{ email: email.trim() }} />}
           </p>
@@ -177,6 +201,7 @@ export function Login() {
             <div className="field" style={{ textAlign: 'start' }}>
               <label htmlFor="login-code">{t('login.codeLabel')}</label>
               <input
+                ref={codeField}
                 id="login-code"
                 name="code"
                 type="text"
@@ -212,6 +237,7 @@ export function Login() {
 
   return (
     <section className="status-screen" aria-labelledby="login-title">
+      {cover && <img className="login-cover" src={cover.url} alt={cover.alt} />}
       <div className="card">
         <h1 id="login-title">{t('login.title')}</h1>
         {link.phase === 'failed' && (
@@ -224,6 +250,7 @@ export function Login() {
           <div className="field" style={{ textAlign: 'start' }}>
             <label htmlFor="login-email">{t('login.email')}</label>
             <input
+              ref={emailField}
               id="login-email"
               name="email"
               type="email"

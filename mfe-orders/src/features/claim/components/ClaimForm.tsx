@@ -6,6 +6,7 @@ import { Icon } from '../../../components/Icon';
 import { daysBefore, formatNumber, todayIn } from '../../../lib/dates';
 import { claimWindowDays, normaliseAmount } from '../api/claims';
 import { useFileClaim, useLocations } from '../hooks/use-claims';
+import { WriteButton } from '@portal/build/src/offline';
 
 type Draft = ClaimRequest;
 const EMPTY: Draft = { store: '', date: '', receipt_number: '', amount: '' };
@@ -179,9 +180,9 @@ export function ClaimForm() {
           </p>
         )}
         {!impersonating && (
-          <button type="submit" className="btn" aria-busy={file.isPending || undefined}>
+          <WriteButton type="submit" className="btn" aria-busy={file.isPending || undefined}>
             {file.isPending ? t('claim.submitting') : t('claim.submit')}
-          </button>
+          </WriteButton>
         )}
       </fieldset>
       <div role="status" className="claim-result-region">

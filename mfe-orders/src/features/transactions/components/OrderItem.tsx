@@ -5,6 +5,7 @@ import { formatCents } from '@portal/runtime/currency';
 import { Icon } from '../../../components/Icon';
 import { WishListError, listItemBodyOf } from '../api/wishlist';
 import { useAddToWishList } from '../hooks/use-add-to-wishlist';
+import { WriteButton } from '@portal/build/src/offline';
 
 /** Marked as on the wish list; inside the native app, a way to open it there. */
 function OnWishList({ focusOnMount }: { focusOnMount: boolean }) {
@@ -72,14 +73,14 @@ export function OrderItem({ item, readOnly }: { item: TransactionItem; readOnly:
       ) : (
         canAdd && (
           <span className="order-item__action">
-            <button type="button" className="btn btn-secondary btn-small" onClick={onAdd} aria-busy={add.isPending || undefined}>
+            <WriteButton className="btn btn-secondary btn-small" onClick={onAdd} aria-busy={add.isPending || undefined} reasonShown={false}>
               <Icon name="heart" />
               {add.isPending ? t('wishlist.adding') : t('wishlist.add')}
               <span className="visually-hidden">
                 {': '}
                 <bdi>{name}</bdi>
               </span>
-            </button>
+            </WriteButton>
           </span>
         )
       )}

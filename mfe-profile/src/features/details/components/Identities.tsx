@@ -6,6 +6,7 @@ import { toastSaved, toastWriteError, useDraft, useServerErrors } from '../../..
 import { profileSettings } from '../../../lib/settings';
 import type { Identity, Profile } from '@portal/runtime';
 import { useSaveProfile } from '../hooks/use-save-profile';
+import { WriteButton } from '@portal/build/src/offline';
 
 // The frequent-flyer number is linked through the airline (its number and name checked there),
 // by mfe-qff's identity view mounted here; never typed in as a plain identifier.
@@ -113,15 +114,15 @@ export function Identities({ profile, readOnly }: { profile: Profile; readOnly: 
                   autoComplete="off"
                 />
                 {linked[handle] && !readOnly && (
-                  <button
-                    type="button"
+                  <WriteButton
                     className="btn btn-secondary"
                     onClick={() => remove(handle)}
                     aria-busy={removing === handle || undefined}
+                    reasonShown={false}
                   >
                     {removing === handle ? t('identities.removing') : t('identities.remove')}
                     <span className="visually-hidden"> ({label(handle)})</span>
-                  </button>
+                  </WriteButton>
                 )}
               </div>
             ))}

@@ -2,9 +2,9 @@ import { useTranslation } from 'react-i18next';
 import { Bdi, ErrorState, Loading, useAuth, type Profile } from '@portal/runtime';
 import { useProfile } from '../../../api/profile';
 import { useTiers } from '../hooks/use-tiers';
-import { DeleteAccount } from './DeleteAccount';
 import { DetailsForm } from './DetailsForm';
 import { Identities } from './Identities';
+import { PrivacyLink } from './PrivacyLink';
 import { StaffAccess } from './StaffAccess';
 
 function capitalise(s: string): string {
@@ -54,7 +54,7 @@ export function MyDetails() {
           <DetailsForm profile={query.data} readOnly={impersonating} />
           <Identities profile={query.data} readOnly={impersonating} />
           <StaffAccess />
-          <DeleteAccount readOnly={impersonating} />
+          <PrivacyLink />
         </>
       ) : query.isError ? (
         <ErrorState error={query.error} onRetry={() => void query.refetch()} />

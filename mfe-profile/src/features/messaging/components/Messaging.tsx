@@ -4,6 +4,7 @@ import { useProfile } from '../../../api/profile';
 import { profileSettings } from '../../../lib/settings';
 import { formatDateTime } from '../../../lib/format';
 import { useCommsHistory, useUpdateComms } from '../hooks/use-comms';
+import { WriteFieldset } from '@portal/build/src/offline';
 
 /** A preference's name: a channel (email, sms…) or a topic (offers, news…). */
 function usePreferenceName() {
@@ -18,7 +19,7 @@ function Switches({ id, title, keys, comms, disabled }: { id: string; title: str
   return (
     <section className="card" aria-labelledby={id}>
       <h2 id={id}>{title}</h2>
-      <fieldset className="fieldset" disabled={disabled} aria-labelledby={id}>
+      <WriteFieldset className="fieldset" disabled={disabled} aria-labelledby={id}>
       <ul className="list">
         {keys.map((key) => (
           <li key={key}>
@@ -37,7 +38,7 @@ function Switches({ id, title, keys, comms, disabled }: { id: string; title: str
           </li>
         ))}
       </ul>
-      </fieldset>
+      </WriteFieldset>
     </section>
   );
 }

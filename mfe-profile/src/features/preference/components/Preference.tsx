@@ -5,6 +5,7 @@ import { useProfile } from '../../../api/profile';
 import { SelectField, SubmitButton } from '@portal/build/src/fields';
 import { toastSaved, toastWriteError, useDraft, useServerErrors } from '../../../lib/form';
 import { useLocations, useSaveAttribute } from '../hooks/use-preference';
+import { WriteFieldset } from '@portal/build/src/offline';
 
 /** Display language: switches the page at once (no reload) and is saved as locale:language. */
 function LanguagePicker({ readOnly }: { readOnly: boolean }) {
@@ -22,7 +23,7 @@ function LanguagePicker({ readOnly }: { readOnly: boolean }) {
   };
   return (
     <form className="card" onSubmit={(e) => e.preventDefault()}>
-      <fieldset className="fieldset">
+      <WriteFieldset className="fieldset">
         <legend className="field-legend">
           <h2>{t('preference.legend')}</h2>
         </legend>
@@ -36,7 +37,7 @@ function LanguagePicker({ readOnly }: { readOnly: boolean }) {
             </li>
           ))}
         </ul>
-      </fieldset>
+      </WriteFieldset>
     </form>
   );
 }

@@ -9,6 +9,7 @@ import { fieldErrors } from '../../../lib/errors';
 import { COMMENT_MAX, UNLINK_REASONS } from '../api/account';
 import { useUnlinkQff } from '../hooks/use-account';
 import type { UnlinkReason } from '../api/types';
+import { WriteButton } from '@portal/build/src/offline';
 
 type Errors = Partial<Record<'reason' | 'comment', string>>;
 
@@ -101,9 +102,9 @@ export function UnlinkDialog({ number, opener, onClose }: { number: string; open
           <button type="button" className="btn btn-secondary" onClick={onClose} data-autofocus>
             {t('unlink.cancel')}
           </button>
-          <button type="submit" className="btn" aria-busy={unlink.isPending || undefined}>
+          <WriteButton type="submit" className="btn" aria-busy={unlink.isPending || undefined}>
             {unlink.isPending ? t('unlink.unlinking') : t('unlink.confirm')}
-          </button>
+          </WriteButton>
         </div>
       </form>
     </Dialog>

@@ -11,6 +11,7 @@ import { useTrack } from '../../../lib/analytics';
 import { formatNumber } from '@portal/build/src/format';
 import { useRedeemPoints } from '../hooks/use-convert';
 import type { Conversion } from '../api/types';
+import { WriteButton } from '@portal/build/src/offline';
 
 export interface ConversionPlan {
   blocks: number;
@@ -161,9 +162,9 @@ export function ConvertDialog({ plan, opener, onClose }: { plan: ConversionPlan;
           </button>
         ) : (
           !final && (
-            <button type="button" className="btn" onClick={confirm} disabled={sending} aria-busy={sending || undefined}>
+            <WriteButton className="btn" onClick={confirm} disabled={sending} aria-busy={sending || undefined}>
               {sending ? t('convert.converting') : retry ? t('convert.retry') : t('convert.confirm')}
-            </button>
+            </WriteButton>
           )
         )}
       </div>

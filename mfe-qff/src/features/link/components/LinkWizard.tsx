@@ -6,6 +6,7 @@ import { Problem } from '../../../components/Problem';
 import { fieldErrors } from '../../../lib/errors';
 import { useLinkQff, useValidateQff } from '../hooks/use-link';
 import type { QffLinkRequest, QffMember } from '../api/types';
+import { WriteButton } from '@portal/build/src/offline';
 
 const FIELDS = ['qff_number', 'last_name'] as const;
 type Field = (typeof FIELDS)[number];
@@ -109,9 +110,9 @@ export function LinkWizard({ headingLevel = 3 }: { headingLevel?: 3 | 4 }) {
         </p>
         {problem && <Problem error={problem.error} onRetry={problem.retry} />}
         <div className="qff-actions">
-          <button type="button" className="btn" onClick={confirm} aria-busy={link.isPending || undefined}>
+          <WriteButton className="btn" onClick={confirm} aria-busy={link.isPending || undefined}>
             {link.isPending ? t('link.linking') : t('link.confirm')}
-          </button>
+          </WriteButton>
           <button type="button" className="btn btn-secondary" onClick={back}>
             {t('link.notMe')}
           </button>

@@ -6,6 +6,7 @@ import { Icon } from '../../../components/Icon';
 import { newIdempotencyKey } from '@portal/build/src/idempotency';
 import { formatNumber, refusalMessage } from '../../../lib/format';
 import { useRedeem } from '../hooks/use-catalogue';
+import { WriteButton } from '@portal/build/src/offline';
 
 type Refusal = { message: string; final: boolean };
 
@@ -128,9 +129,9 @@ export function RedeemDialog({
           {refusal?.final ? t('redeem.close') : t('redeem.cancel')}
         </button>
         {!refusal?.final && (
-          <button type="button" className="btn" onClick={confirm} disabled={sending} aria-busy={sending || undefined}>
+          <WriteButton className="btn" onClick={confirm} disabled={sending} aria-busy={sending || undefined}>
             {sending ? t('redeem.confirming') : t('redeem.confirm')}
-          </button>
+          </WriteButton>
         )}
       </div>
     </Dialog>

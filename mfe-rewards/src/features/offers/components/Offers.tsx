@@ -6,6 +6,7 @@ import { Icon } from '../../../components/Icon';
 import { formatDate, refusalMessage, useTimeZone } from '../../../lib/format';
 import { isImageAddress } from '../api/benefits';
 import { useActivateBenefit, useBenefits } from '../hooks/use-benefits';
+import { WriteButton } from '@portal/build/src/offline';
 
 /** The offer named by `?b=` (spec: benefit id), if any. */
 function wantedOffer(search: string): number | null {
@@ -76,13 +77,13 @@ function Activation({ offer, readOnly }: { offer: Benefit; readOnly: boolean }) 
   return (
     <div className="offer__action">
       {!offer.activated && !readOnly && (
-        <button type="button" className="btn" onClick={onActivate} disabled={sending} aria-busy={sending || undefined}>
+        <WriteButton className="btn" onClick={onActivate} disabled={sending} aria-busy={sending || undefined} reasonShown={false}>
           {sending ? t('offers.activating') : t('offers.activate')}
           <span className="visually-hidden">
             {' '}
             <bdi>{offer.name}</bdi>
           </span>
-        </button>
+        </WriteButton>
       )}
       {/* Always present, so the change to "Activated" is announced. */}
       <p ref={state} className="offer__state" role="status" tabIndex={-1}>

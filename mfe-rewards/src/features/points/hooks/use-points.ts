@@ -1,13 +1,22 @@
 import { useInfiniteQuery, useQuery, type InfiniteData } from '@tanstack/react-query';
 import { useAuth, type PointsEntry, type PointsPage } from '@portal/runtime';
+import { rememberBalance } from '@portal/build/src/member-record';
 import { getBalances, getExpiring, getPointsPage, getTierProgress, nextPointsPage } from '../api/points';
 
 // Query keys start with the names other micro-frontends use when they announce a change
 // ('balances', 'points'); see lib/follow-balance.ts for what follows the balance.
 
+/** The balance; each one read is also kept as the member's last known balance (their card on Home shows it offline). */
 export function useBalances() {
   const { profile_id } = useAuth();
-  return useQuery({ queryKey: ['balances', profile_id], queryFn: ({ signal }) => getBalances(signal) });
+  return useQuery({
+    queryKey: ['balances', profile_id],
+    queryFn: async ({ signal }) => {
+      const balances = await getBalances(signal);
+      rememberBalance(profile_id, balances.data.points);
+      return balances;
+    },
+  });
 }
 
 export function useTierProgress() {

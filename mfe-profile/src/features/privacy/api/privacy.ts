@@ -1,0 +1,115 @@
+import { authStore, expireSession, http, startProgress, toHttpError } from '@portal/runtime';
+
+// The privacy centre's REST calls (the contract: docs of GET/DELETE /api/privacy/…). Every one
+// needs the member's own session: staff viewing an account get 403.
+
+/** One signed-in device, as GET /api/privacy/sessions lists it. */
+export interface PrivacySession {
+  /** The session's token id. */
+  id: string;
+  /** The session making this request. */
+  current: boolean;
+  signed_in_at: string;
+  last_seen_at?: string | null;
+  expires_at: string;
+  browser?: string | null;
+  os?: string | null;
+  device?: 'mobile' | 'tablet' | 'desktop' | null;
+  /** Approximate, from the sign-in address (null without a GeoIP database). */
+  place?: string | null;
+  /** Truncated: the last IPv4 octet zeroed, IPv6 to /48. */
+  ip?: string | null;
+}
+
+export interface SessionList {
+  sessions: PrivacySession[];
+}
+
+/** GET /api/privacy/sessions: newest sign-in first, expired and revoked ones left out. */
+export const getSessions = (signal?: AbortSignal) => http<SessionList>('/api/privacy/sessions', { signal });
+
+/** DELETE /api/privacy/sessions/{id}: signs that device out (204; 404 when it is already gone). */
+export const revokeSession = (id: string) => http<void>(`/api/privacy/sessions/${encodeURIComponent(id)}`, { method: 'DELETE' });
+
+/** POST /api/privacy/sessions/revoke-others: every session but this one. */
+export const revokeOtherSessions = () => http<{ revoked: number }>('/api/privacy/sessions/revoke-others', { method: 'POST' });
+
+/** POST /api/privacy/delete/code: a fresh one-time code to the member's email (answered masked). */
+export const sendDeleteCode = () => http<{ sent: boolean; email: string }>('/api/privacy/delete/code', { method: 'POST' });
+
+/** POST /api/privacy/delete: erases the account; a wrong or expired code is a 422 on `code`. */
+export const deleteAccount = (code: string) => http<{ deleted: boolean }>('/api/privacy/delete', { method: 'POST', body: { code } });
+
+export interface DataFile {
+  filename: string;
+  blob: Blob;
+}
+
+/** The file name a Content-Disposition header gives (RFC 6266: `filename*` first), without any path. */
+export function filenameFrom(disposition: string | null, fallback: string): string {
+  const header = disposition ?? '';
+  const extended = /filename\*\s*=\s*([^']*)'[^']*'([^;]+)/i.exec(header);
+  const plain = /filename\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;]+))/i.exec(header);
+  let name = '';
+  if (extended) {
+    try {
+      name = decodeURIComponent(extended[2].trim());
+    } catch {
+      name = '';
+    }
+  }
+  if (!name && plain) name = plain[1] !== undefined ? plain[1].replace(/\\(.)/g, '$1') : plain[2].trim();
+  name = name.split(/[\\/]/).pop()?.trim() ?? '';
+  return name && name !== '.' && name !== '..' ? name : fallback;
+}
+
+/**
+ * GET /api/privacy/export with the member's token. Not through `http`, which answers parsed JSON
+ * only: the file is kept as the server wrote it, with the name from its Content-Disposition. A
+ * failure rejects in the spec's error shape, and a 401 for this session ends it as `http` does.
+ */
+export async function getDataFile(fallbackName: string): Promise<DataFile> {
+  const token = authStore.get().token;
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const done = startProgress();
+  let res: Response;
+  try {
+    res = await fetch('/api/privacy/export', { headers });
+  } catch {
+    done();
+    throw toHttpError(undefined, undefined);
+  }
+  let text: string | undefined;
+  try {
+    text = await res.text();
+  } finally {
+    done();
+  }
+  if (!res.ok) {
+    let body: unknown = text;
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      /* not JSON: the text is the message */
+    }
+    if (res.status === 401 && token && token === authStore.get().token) expireSession();
+    throw toHttpError(res.status, body);
+  }
+  const type = res.headers.get('Content-Type') || 'application/json';
+  return { filename: filenameFrom(res.headers.get('Content-Disposition'), fallbackName), blob: new Blob([text ?? ''], { type }) };
+}
+
+/** Hands `file` to the browser as a download (a temporary link on an object URL). */
+export function saveFile(file: DataFile): void {
+  const url = URL.createObjectURL(file.blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = file.filename;
+  a.hidden = true;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  // Some browsers read the URL after click() returns: let it go a little later.
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
