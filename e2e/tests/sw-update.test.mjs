@@ -37,7 +37,8 @@ test('a republished remote is picked up after a reload, all of it from the new v
   const page = await newPage();
   const consoleErrors = [];
   page.on('console', (m) => {
-    if (m.type() === 'error') consoleErrors.push(m.text());
+    // With the resource's address: "Failed to load resource" alone does not say which.
+    if (m.type() === 'error') consoleErrors.push(`${m.text()} ${m.location()?.url ?? ''}`.trim());
   });
   const remoteFiles = [];
   page.on('request', (r) => {
