@@ -64,14 +64,8 @@ let watching = false;
 const onReady = () => {
   if (watching) return;
   watching = true;
-  // After the first paint: nothing of the remotes is in it, and their code fetched and run before
-  // it only competes with what is (on a slow phone, the page's first paint comes later).
-  requestAnimationFrame(() =>
-    setTimeout(() => {
-      startFederationWhenSignedIn();
-      authStore.subscribe(startFederationWhenSignedIn);
-    }, 0),
-  );
+  startFederationWhenSignedIn();
+  authStore.subscribe(startFederationWhenSignedIn);
 };
 
 // First paint waits for the chosen language's strings (only en is in the bundle).
