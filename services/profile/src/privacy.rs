@@ -8,7 +8,6 @@ use crate::error::ProfileError;
 use crate::store;
 use portal_common::db::Db;
 use portal_proto::profile::v1 as pb;
-use sqlx::Row;
 
 type Result<T> = std::result::Result<T, ProfileError>;
 
@@ -32,13 +31,8 @@ pub async fn export(db: &Db, cache: &ProfileCache, pid: &str) -> Result<pb::Memb
         .bind(pid)
         .fetch_all(&db.pool)
         .await?
-        .into_iter()
-        .map(|r| pb::ConsentRecord {
-            channel: r.get("channel"),
-            value: r.get::<i64, _>("value") != 0,
-            source: r.get("source"),
-            at: r.get::<i64, _>("at_ms") / 1000,
-        })
+        .iter()
+        .map(store::consent_record)
         .collect();
     let all = store::TransactionQuery { page: 1, per_page: u32::MAX, oldest_first: false, include_product: true, include_list_item: true };
     let transactions = store::transactions(db, pid, &all).await?.transactions;

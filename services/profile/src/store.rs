@@ -281,14 +281,19 @@ pub async fn consent_history(db: &Db, id: &str, limit: i64) -> Result<Vec<pb::Co
     .bind(limit)
     .fetch_all(&db.pool)
     .await?
-    .into_iter()
-    .map(|r| pb::ConsentRecord {
+    .iter()
+    .map(consent_record)
+    .collect())
+}
+
+/// A `consent_history` row (channel, value, source, at_ms) as the API gives it.
+pub fn consent_record(r: &sqlx::any::AnyRow) -> pb::ConsentRecord {
+    pb::ConsentRecord {
         channel: r.get("channel"),
         value: r.get::<i64, _>("value") != 0,
         source: r.get("source"),
         at: r.get::<i64, _>("at_ms") / 1000,
-    })
-    .collect())
+    }
 }
 
 pub async fn find_by_email(db: &Db, tenant: &str, email: &str) -> Result<pb::FindByEmailResponse> {

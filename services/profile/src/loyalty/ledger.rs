@@ -440,6 +440,21 @@ pub struct Entry {
     pub expires_at: Option<i64>,
 }
 
+impl From<Entry> for portal_proto::profile::v1::PointsEntry {
+    fn from(e: Entry) -> Self {
+        Self {
+            id: e.id,
+            points: e.points,
+            kind: e.kind,
+            source: e.source,
+            reason: e.reason,
+            reference: e.reference,
+            issued_at: e.issued_at,
+            expires_at: e.expires_at.unwrap_or(0),
+        }
+    }
+}
+
 /// One page of the member's ledger and how many entries there are in all.
 pub async fn entries(db: &Db, pid: &str, page: u32, per_page: u32, newest_first: bool) -> Result<(Vec<Entry>, u64)> {
     let total: i64 = sqlx::query("SELECT COUNT(*) AS n FROM loyalty_ledger WHERE profile_id = $1").bind(pid).fetch_one(&db.pool).await?.get("n");

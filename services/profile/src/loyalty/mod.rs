@@ -156,16 +156,7 @@ impl LoyaltyService for Loyalty {
         let (list, total) = ledger::entries(&self.db, &c.profile_id, page, per_page, r.newest_first).await?;
         let entries = list
             .into_iter()
-            .map(|e| pb::PointsEntry {
-                id: e.id,
-                points: e.points,
-                kind: e.kind,
-                source: e.source,
-                reason: e.reason,
-                reference: e.reference,
-                issued_at: e.issued_at,
-                expires_at: e.expires_at.unwrap_or(0),
-            })
+            .map(pb::PointsEntry::from)
             .collect();
         Ok(Response::new(pb::ListPointsResponse { entries, page, per_page, total }))
     }
@@ -329,16 +320,7 @@ pub(crate) async fn export(db: &Db, pid: &str, now: i64) -> Result<(Vec<pb::Poin
     let (entries, _) = ledger::entries(db, pid, 1, u32::MAX, false).await?;
     let ledger = entries
         .into_iter()
-        .map(|e| pb::PointsEntry {
-            id: e.id,
-            points: e.points,
-            kind: e.kind,
-            source: e.source,
-            reason: e.reason,
-            reference: e.reference,
-            issued_at: e.issued_at,
-            expires_at: e.expires_at.unwrap_or(0),
-        })
+        .map(pb::PointsEntry::from)
         .collect();
     Ok((ledger, rewards::all(db, pid, now).await?, offers::all(db, pid).await?))
 }
