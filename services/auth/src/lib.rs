@@ -3,6 +3,7 @@
 //! take, so each works exactly once however many requests race for it. Every sign-in and code
 //! route is rate limited per address and per client IP. Without the KV (Redis down) nothing can
 //! be counted or checked, so these routes refuse with `Unavailable` (503, `Retry-After`).
+mod activity;
 mod delivery;
 mod device;
 mod error;
@@ -13,6 +14,7 @@ mod privacy;
 mod redirect;
 mod sessions;
 
+use activity::Pending;
 use delivery::{Delivery, Outgoing};
 use error::AuthError;
 use links::{LinkOptions, LinkTarget};
@@ -119,20 +121,6 @@ struct Account {
     staff: bool,
 }
 
-/// What a one-time link or code carries besides the account: where to go, and a check-in or
-/// event attendance to record once the member has proved who they are.
-#[derive(Serialize, Deserialize, Default, Clone)]
-struct Pending {
-    #[serde(default)]
-    mode: String,
-    #[serde(default)]
-    location: String,
-    #[serde(default)]
-    event_data: String,
-    #[serde(default)]
-    custom_fields: String,
-}
-
 /// A code waiting to be redeemed, kept in the KV under the address's hash.
 #[derive(Serialize, Deserialize)]
 struct CodeRecord {
@@ -141,32 +129,6 @@ struct CodeRecord {
     staff: bool,
     redirect: String,
     pending: Pending,
-}
-
-fn json_or_empty(s: &str, field: &str) -> Result<String, AuthError> {
-    if s.trim().is_empty() {
-        return Ok(String::new());
-    }
-    serde_json::from_str::<serde_json::Value>(s).map_err(|_| AuthError::field(field, "Must be valid JSON"))?;
-    Ok(s.to_string())
-}
-
-impl Pending {
-    fn parse(mode: &str, location: &str, event_data: &str, custom_fields: &str) -> Result<Pending, AuthError> {
-        let mode = mode.trim().to_string();
-        if !matches!(mode.as_str(), "" | "visit" | "event") {
-            return Err(AuthError::field("mode", "Use visit or event"));
-        }
-        if mode == "visit" && location.trim().is_empty() {
-            return Err(AuthError::field("location", "A check-in needs a location"));
-        }
-        Ok(Pending {
-            mode,
-            location: location.trim().chars().take(100).collect(),
-            event_data: json_or_empty(event_data, "eventData")?,
-            custom_fields: json_or_empty(custom_fields, "customFields")?,
-        })
-    }
 }
 
 impl Inner {
@@ -307,26 +269,6 @@ impl Inner {
         Ok(())
     }
 
-    /// Records a check-in or event attendance brought by a redeemed link or code.
-    async fn record_activity(&self, pid: &str, p: &Pending) -> Result<(), AuthError> {
-        if p.mode.is_empty() {
-            return Ok(());
-        }
-        sqlx::query(
-            "INSERT INTO sign_in_activity (id, profile_id, kind, location, event_data, custom_fields, at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-        )
-        .bind(portal_common::new_id("act_"))
-        .bind(pid)
-        .bind(&p.mode)
-        .bind(&p.location)
-        .bind(&p.event_data)
-        .bind(&p.custom_fields)
-        .bind(Self::now())
-        .execute(&self.db.pool)
-        .await?;
-        Ok(())
-    }
-
     async fn log_access(&self, profile_id: &str, staff_id: &str, staff_name: &str, action: &str, reason: &str) -> Result<(), AuthError> {
         self.log_access_token(profile_id, staff_id, staff_name, action, reason, "", 0).await
     }
@@ -409,7 +351,7 @@ impl AuthService for Auth {
         let ip = Caller::client_ip(req.metadata());
         let r = req.into_inner();
         let email = parse_email(&r.email)?;
-        let pending = Pending::parse(&r.mode, &r.location, &r.event_data_json, &r.custom_fields_json)?;
+        let pending = self.inner.pending(&r.mode, &r.location, &r.event_data_json, &r.custom_fields_json).await?;
         let target = self
             .inner
             .link_target(&LinkOptions { url_path: &r.url_path, url_params: &r.url_params, iframe: r.iframe, external_redirect: &r.external_redirect })
@@ -443,7 +385,7 @@ impl AuthService for Auth {
                 // Single use: of any number of concurrent redemptions, one takes the record.
                 let record = inner.kv.take(&link_key(&link.jti)).await?.ok_or(AuthError::LinkUnusable)?;
                 let pending: Pending = serde_json::from_slice(&record).unwrap_or_default();
-                inner.record_activity(&link.pid, &pending).await?;
+                let activity = inner.record_activity(&link.pid, &pending).await?;
                 let (t, c) = inner.issue_session(&link.pid, link.staff, &from, None).await?;
                 Ok(Response::new(pb::SessionToken {
                     token: t,
@@ -451,6 +393,7 @@ impl AuthService for Auth {
                     profile_id: c.pid,
                     staff: c.staff,
                     redirect: link.redirect.unwrap_or_else(|| "/home".into()),
+                    activity,
                 }))
             }
             Err(session) => {
@@ -466,7 +409,7 @@ impl AuthService for Auth {
                 let signed_in_at = sessions::signed_in_at(&inner.db, &session.jti).await.map_err(AuthError::from)?;
                 sessions::mark_revoked(&inner.db, &session.jti, now).await.map_err(AuthError::from)?;
                 let (t, c) = inner.issue_session(&session.pid, session.staff, &from, signed_in_at).await?;
-                Ok(Response::new(pb::SessionToken { token: t, expiry: c.exp, profile_id: c.pid, staff: c.staff, redirect: "/home".into() }))
+                Ok(Response::new(pb::SessionToken { token: t, expiry: c.exp, profile_id: c.pid, staff: c.staff, redirect: "/home".into(), activity: None }))
             }
         }
     }
@@ -507,7 +450,7 @@ impl AuthService for Auth {
         if !matches!(r.channel.as_str(), "email" | "sms") {
             return Err(AuthError::field("channel", "Use email or sms").into());
         }
-        let pending = Pending::parse(&r.mode, "", &r.event_data_json, &r.custom_fields_json)?;
+        let pending = inner.pending(&r.mode, &r.location, &r.event_data_json, &r.custom_fields_json).await?;
         inner.limit("code", Some(email.as_str()), ip.as_deref(), 1).await?;
         let redirect = safe_redirect(&r.redirect);
         let Some(acct) = inner.account(&email).await? else {
@@ -565,9 +508,9 @@ impl AuthService for Auth {
         if inner.kv.take(&key).await?.is_none() {
             return Err(AuthError::CodeWrong.into());
         }
-        inner.record_activity(&record.pid, &record.pending).await?;
+        let activity = inner.record_activity(&record.pid, &record.pending).await?;
         let (t, c) = inner.issue_session(&record.pid, record.staff, &from, None).await?;
-        Ok(Response::new(pb::SessionToken { token: t, expiry: c.exp, profile_id: c.pid, staff: c.staff, redirect: record.redirect }))
+        Ok(Response::new(pb::SessionToken { token: t, expiry: c.exp, profile_id: c.pid, staff: c.staff, redirect: record.redirect, activity }))
     }
 
     #[tracing::instrument(skip_all)]

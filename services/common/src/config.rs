@@ -114,9 +114,16 @@ pub struct Settings {
     pub sms_url: Option<SecretString>,
     /// The airline partner API (`QFF_API_URL`, `QFF_API_KEY`, `PORTAL_QFF__*`).
     pub qff: QffSettings,
-    /// A MaxMind DB file (GeoLite2 or GeoIP2 City, `PORTAL_GEOIP_DB`) that tells the approximate
-    /// place of a session's sign-in IP; without it no place is recorded.
-    pub geoip_db: Option<PathBuf>,
+    /// MaxMind DB city files (`PORTAL_GEOIP_DB`, comma-separated: DB-IP ships IPv4 and IPv6 apart;
+    /// GeoLite2/GeoIP2 City or DB-IP City Lite) that tell the approximate place and position of an
+    /// IP address: a session's place, and `/api/geolocation/me`. Without them, no place is
+    /// recorded and the position is the tenant's default.
+    pub geoip_db: Option<String>,
+    /// The credit the database's licence asks for wherever an IP position is used
+    /// (`PORTAL_GEOIP_CREDIT`, e.g. `IP Geolocation by DB-IP`), with its link
+    /// (`PORTAL_GEOIP_CREDIT_URL`); shown next to a position taken from the address.
+    pub geoip_credit: Option<String>,
+    pub geoip_credit_url: Option<String>,
 }
 
 /// How the qff service reaches the airline's partner API.
@@ -212,6 +219,8 @@ impl Default for Settings {
             sms_url: None,
             qff: QffSettings::default(),
             geoip_db: None,
+            geoip_credit: None,
+            geoip_credit_url: None,
         }
     }
 }

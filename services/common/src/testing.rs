@@ -60,13 +60,27 @@ impl Drop for PrivateRedis {
 /// `203.0.113.0/24`, is in `city`, `country` (English names, as GeoLite2 City has them) and
 /// every other address is unknown: for tests of what a sign-in's place comes from.
 pub fn geoip_db(network: &str, city: &str, country: &str) -> Vec<u8> {
+    geoip_city_db(network, city, country, "", None)
+}
+
+/// The same, with the record's `country.iso_code` and `location` (latitude, longitude) as
+/// GeoLite2 City has them when `position` is given.
+pub fn geoip_city_db(network: &str, city: &str, country: &str, iso_code: &str, position: Option<(f64, f64)>) -> Vec<u8> {
     let (addr, len) = network.split_once('/').expect("a.b.c.d/len");
     let addr: std::net::Ipv4Addr = addr.parse().expect("an IPv4 network");
     let len: u32 = len.parse().expect("a prefix length");
     assert!((1..=32).contains(&len));
     let bits = u32::from(addr);
     let names = |n: &str| Mmdb::Map(vec![("en", Mmdb::Str(n.to_string()))]);
-    let record = Mmdb::Map(vec![("city", Mmdb::Map(vec![("names", names(city))])), ("country", Mmdb::Map(vec![("names", names(country))]))]);
+    let mut country_fields = vec![("names", names(country))];
+    if !iso_code.is_empty() {
+        country_fields.push(("iso_code", Mmdb::Str(iso_code.to_string())));
+    }
+    let mut fields = vec![("city", Mmdb::Map(vec![("names", names(city))])), ("country", Mmdb::Map(country_fields))];
+    if let Some((lat, lng)) = position {
+        fields.push(("location", Mmdb::Map(vec![("latitude", Mmdb::Double(lat)), ("longitude", Mmdb::Double(lng))])));
+    }
+    let record = Mmdb::Map(fields);
     let mut data = Vec::new();
     record.encode(&mut data);
     // One node per bit of the prefix: the address's bit leads on (the last one to the record),
@@ -102,6 +116,7 @@ pub fn geoip_db(network: &str, city: &str, country: &str) -> Vec<u8> {
 /// A value of the MaxMind DB data format, as much of it as `geoip_db` writes.
 enum Mmdb {
     Str(String),
+    Double(f64),
     U16(u16),
     U32(u32),
     U64(u64),
@@ -134,6 +149,10 @@ impl Mmdb {
             Mmdb::Str(s) => {
                 Self::head(out, 2, s.len());
                 out.extend_from_slice(s.as_bytes());
+            }
+            Mmdb::Double(v) => {
+                Self::head(out, 3, 8);
+                out.extend_from_slice(&v.to_be_bytes());
             }
             Mmdb::U16(v) => Self::uint(out, 5, u64::from(*v)),
             Mmdb::U32(v) => Self::uint(out, 6, u64::from(*v)),

@@ -52,7 +52,11 @@ pub fn router(state: AppState) -> Router {
             HeaderName::from_static("referrer-policy"),
             HeaderValue::from_static("no-referrer"),
         ))
-        .layer(TraceLayer::new_for_http())
+        // The span names the path, never the query string: it can carry a device's position
+        // (`/api/geolocation?latitude=`) or a sign-in token, which must not reach the logs.
+        .layer(TraceLayer::new_for_http().make_span_with(|req: &axum::http::Request<_>| {
+            tracing::debug_span!("request", method = %req.method(), path = %req.uri().path())
+        }))
         .layer(axum::middleware::from_fn(observe::observe))
         .with_state(state)
 }

@@ -21,7 +21,13 @@ pub async fn build(settings: &Settings) -> anyhow::Result<GrpcApp> {
     tenant_config::TenantConfig::load(&settings.tenant_config)?;
     note_version(&db, "countries", &portal_common::countries::digest()).await?;
     note_version(&db, "locations", &locations_digest(&db, &settings.tenant).await?).await?;
-    let svc = Refdata { db, tenant: settings.tenant.clone(), config_path: Arc::new(settings.tenant_config.clone()) };
+    let svc = Refdata {
+        db,
+        tenant: settings.tenant.clone(),
+        config_path: Arc::new(settings.tenant_config.clone()),
+        geo: Arc::new(portal_common::geo::GeoIp::open(settings)?),
+        credit: (settings.geoip_credit.clone().unwrap_or_default(), settings.geoip_credit_url.clone().unwrap_or_default()),
+    };
     GrpcApp::bind(settings, "portal.refdata.v1.RefdataService", tonic::service::Routes::new(RefdataServiceServer::new(svc))).await
 }
 
@@ -30,6 +36,28 @@ struct Refdata {
     db: Db,
     tenant: String,
     config_path: Arc<std::path::PathBuf>,
+    /// Where an IP address is, when `PORTAL_GEOIP_DB` names a database.
+    geo: Arc<portal_common::geo::GeoIp>,
+    /// The database's credit and link (`PORTAL_GEOIP_CREDIT`, `PORTAL_GEOIP_CREDIT_URL`).
+    credit: (String, String),
+}
+
+const LOCATION_COLUMNS: &str = "id, handle, name, external_code, external_id, latitude, longitude, address, phone, time_zone, hours";
+
+fn location(r: &sqlx::any::AnyRow) -> pb::Location {
+    pb::Location {
+        id: r.get("id"),
+        handle: r.get("handle"),
+        name: r.get("name"),
+        external_code: r.get("external_code"),
+        external_id: r.get("external_id"),
+        latitude: r.get("latitude"),
+        longitude: r.get("longitude"),
+        address: r.get("address"),
+        phone: r.get("phone"),
+        time_zone: r.get("time_zone"),
+        hours_json: r.get("hours"),
+    }
 }
 
 #[tonic::async_trait]
@@ -43,26 +71,38 @@ impl RefdataService for Refdata {
 
     #[tracing::instrument(skip_all)]
     async fn list_locations(&self, _req: Request<pb::ListLocationsRequest>) -> Result<Response<pb::ListLocationsResponse>, Status> {
-        let rows = sqlx::query(
-            "SELECT id, handle, name, external_code, external_id, latitude, longitude FROM locations WHERE tenant = $1 ORDER BY id",
-        )
-        .bind(&self.tenant)
-        .fetch_all(&self.db.pool)
-        .await
-        .map_err(|e| portal_common::error::internal("listing locations", e))?;
-        let locations = rows
-            .into_iter()
-            .map(|r| pb::Location {
-                id: r.get("id"),
-                handle: r.get("handle"),
-                name: r.get("name"),
-                external_code: r.get("external_code"),
-                external_id: r.get("external_id"),
-                latitude: r.get("latitude"),
-                longitude: r.get("longitude"),
-            })
-            .collect();
+        let locations = self.locations().await?;
         Ok(Response::new(pb::ListLocationsResponse { locations }))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn locate(&self, req: Request<pb::LocateRequest>) -> Result<Response<pb::Located>, Status> {
+        let ip = portal_common::identity::Caller::client_ip(req.metadata()).and_then(|s| s.parse::<std::net::IpAddr>().ok());
+        if let Some(at) = ip.and_then(|ip| self.geo.position(ip)) {
+            return Ok(Response::new(pb::Located {
+                latitude: at.latitude,
+                longitude: at.longitude,
+                source: "ip".into(),
+                country_code: at.country_code.unwrap_or_default(),
+                city: at.city.unwrap_or_default(),
+                credit: self.credit.0.clone(),
+                credit_url: self.credit.1.clone(),
+            }));
+        }
+        let cfg = tenant_config::TenantConfig::load(&self.config_path).map_err(|e| portal_common::error::internal("reading tenant config", e))?;
+        let given = &cfg.public_json["general"]["defaultPosition"];
+        let default = given["latitude"]
+            .as_f64()
+            .zip(given["longitude"].as_f64())
+            .filter(|(lat, lng)| lat.abs() <= 90.0 && lng.abs() <= 180.0);
+        let (latitude, longitude) = match default {
+            Some(p) => p,
+            None => {
+                let first = self.locations().await?.into_iter().next().ok_or_else(|| Status::not_found("No position is known for this address"))?;
+                (first.latitude, first.longitude)
+            }
+        };
+        Ok(Response::new(pb::Located { latitude, longitude, source: "default".into(), ..Default::default() }))
     }
 
     #[tracing::instrument(skip_all)]
@@ -78,6 +118,15 @@ impl RefdataService for Refdata {
 }
 
 impl Refdata {
+    async fn locations(&self) -> Result<Vec<pb::Location>, Status> {
+        let rows = sqlx::query(&format!("SELECT {LOCATION_COLUMNS} FROM locations WHERE tenant = $1 ORDER BY id"))
+            .bind(&self.tenant)
+            .fetch_all(&self.db.pool)
+            .await
+            .map_err(|e| portal_common::error::internal("listing locations", e))?;
+        Ok(rows.iter().map(location).collect())
+    }
+
     async fn ages(&self) -> Result<pb::Ages, Status> {
         let rows = sqlx::query("SELECT key, updated_at FROM refdata_meta")
             .fetch_all(&self.db.pool)
@@ -131,42 +180,36 @@ async fn note_version(db: &Db, key: &str, digest: &str) -> anyhow::Result<()> {
 
 async fn locations_digest(db: &Db, tenant: &str) -> anyhow::Result<String> {
     use sha2::{Digest, Sha256};
-    let rows = sqlx::query(
-        "SELECT id, handle, name, external_code, external_id, latitude, longitude FROM locations WHERE tenant = $1 ORDER BY id",
-    )
-    .bind(tenant)
-    .fetch_all(&db.pool)
-    .await?;
+    let rows = sqlx::query(&format!("SELECT {LOCATION_COLUMNS} FROM locations WHERE tenant = $1 ORDER BY id")).bind(tenant).fetch_all(&db.pool).await?;
     let mut h = Sha256::new();
-    for r in rows {
+    for r in rows.iter().map(location) {
         let line = format!(
-            "{}|{}|{}|{}|{}|{}|{}\n",
-            r.get::<i64, _>("id"),
-            r.get::<String, _>("handle"),
-            r.get::<String, _>("name"),
-            r.get::<String, _>("external_code"),
-            r.get::<String, _>("external_id"),
-            r.get::<f64, _>("latitude"),
-            r.get::<f64, _>("longitude")
+            "{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}\n",
+            r.id, r.handle, r.name, r.external_code, r.external_id, r.latitude, r.longitude, r.address, r.phone, r.time_zone, r.hours_json
         );
         h.update(line.as_bytes());
     }
     Ok(portal_common::hex(&h.finalize()))
 }
 
-/// A few of the demo brand's stores, at their real coordinates.
+/// A few of the demo brand's stores, at their real coordinates and addresses, with their hours
+/// (phone numbers from the range set aside for fiction). Updated in place, so a demo database
+/// made before a column existed gets it.
 async fn seed_locations(db: &Db, tenant: &str) -> anyhow::Result<()> {
+    let mall = r#"{"mon":[["09:00","17:30"]],"tue":[["09:00","17:30"]],"wed":[["09:00","17:30"]],"thu":[["09:00","21:00"]],"fri":[["09:00","21:00"]],"sat":[["09:00","17:00"]],"sun":[["10:00","17:00"]]}"#;
+    let city = r#"{"mon":[["10:00","19:00"]],"tue":[["10:00","19:00"]],"wed":[["10:00","19:00"]],"thu":[["10:00","21:00"]],"fri":[["10:00","21:00"]],"sat":[["10:00","19:00"]],"sun":[["10:00","19:00"]]}"#;
     let stores = [
-        (1i64, "melbourne-central", "Melbourne Central", "MC01", "1001", -37.810_29, 144.962_84),
-        (2, "chadstone", "Chadstone", "CH02", "1002", -37.886_39, 145.083_13),
-        (3, "sydney-pitt-street", "Pitt Street Mall, Sydney", "PS03", "1003", -33.869_82, 151.208_42),
-        (4, "brisbane-queen-street", "Queen Street Mall, Brisbane", "QS04", "1004", -27.469_89, 153.025_71),
-        (5, "perth-hay-street", "Hay Street Mall, Perth", "HS05", "1005", -31.953_51, 115.858_67),
+        (1i64, "melbourne-central", "Melbourne Central", "MC01", "1001", -37.810_29, 144.962_84, "Melbourne Central, 211 La Trobe Street\nMelbourne VIC 3000", "+61 3 5550 1001", "Australia/Melbourne", city),
+        (2, "chadstone", "Chadstone", "CH02", "1002", -37.886_39, 145.083_13, "Chadstone Shopping Centre, 1341 Dandenong Road\nMalvern East VIC 3148", "+61 3 5550 1002", "Australia/Melbourne", mall),
+        (3, "sydney-pitt-street", "Pitt Street Mall, Sydney", "PS03", "1003", -33.869_82, 151.208_42, "188 Pitt Street\nSydney NSW 2000", "+61 2 5550 1003", "Australia/Sydney", city),
+        (4, "brisbane-queen-street", "Queen Street Mall, Brisbane", "QS04", "1004", -27.469_89, 153.025_71, "171 Queen Street\nBrisbane City QLD 4000", "+61 7 5550 1004", "Australia/Brisbane", mall),
+        (5, "perth-hay-street", "Hay Street Mall, Perth", "HS05", "1005", -31.953_51, 115.858_67, "200 Hay Street\nPerth WA 6000", "+61 8 5550 1005", "Australia/Perth", mall),
     ];
-    for (id, handle, name, code, ext, lat, lng) in stores {
+    for (id, handle, name, code, ext, lat, lng, address, phone, zone, hours) in stores {
         sqlx::query(
-            "INSERT INTO locations (id, tenant, handle, name, external_code, external_id, latitude, longitude)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (id) DO NOTHING",
+            "INSERT INTO locations (id, tenant, handle, name, external_code, external_id, latitude, longitude, address, phone, time_zone, hours)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+             ON CONFLICT (id) DO UPDATE SET address = excluded.address, phone = excluded.phone, time_zone = excluded.time_zone, hours = excluded.hours",
         )
         .bind(id)
         .bind(tenant)
@@ -176,6 +219,10 @@ async fn seed_locations(db: &Db, tenant: &str) -> anyhow::Result<()> {
         .bind(ext)
         .bind(lat)
         .bind(lng)
+        .bind(address)
+        .bind(phone)
+        .bind(zone)
+        .bind(hours)
         .execute(&db.pool)
         .await?;
     }

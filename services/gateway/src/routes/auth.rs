@@ -143,11 +143,33 @@ pub struct Session {
     pub profile_id: String,
     /// Portal path to open now.
     pub redirect: String,
+    /// The check-in or event sign-up the link or code carried, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub activity: Option<Activity>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct Activity {
+    /// `visit` (a check-in) or `event` (an event sign-up).
+    pub kind: String,
+    /// The store's handle or the event's key.
+    pub key: String,
+    /// The store's name or the event's title.
+    pub name: String,
+    /// False when it had been recorded already: a second check-in at the store the same local
+    /// day, or a second sign-up for the event.
+    pub recorded: bool,
 }
 
 impl From<pb::SessionToken> for Session {
     fn from(r: pb::SessionToken) -> Self {
-        Session { token: r.token, expiry: r.expiry, profile_id: r.profile_id, redirect: r.redirect }
+        Session {
+            token: r.token,
+            expiry: r.expiry,
+            profile_id: r.profile_id,
+            redirect: r.redirect,
+            activity: r.activity.map(|a| Activity { kind: a.kind, key: a.key, name: a.name, recorded: a.recorded }),
+        }
     }
 }
 
@@ -191,6 +213,9 @@ pub struct CodeRequest {
     pub email: String,
     #[serde(default)]
     pub redirect: Option<String>,
+    /// Check-in: a location handle (with mode `visit`).
+    #[serde(default)]
+    pub location: Option<String>,
     #[serde(default)]
     pub mode: Option<String>,
     #[serde(default)]
@@ -213,6 +238,7 @@ async fn send_code(s: &AppState, ip: &ClientIp, channel: &str, b: CodeRequest) -
             mode: b.mode.unwrap_or_default(),
             event_data_json: json_text(b.event_data),
             custom_fields_json: json_text(b.custom_fields),
+            location: b.location.unwrap_or_default(),
         }))
         .await?
         .into_inner();

@@ -31,9 +31,9 @@ pub async fn age(State(s): State<AppState>) -> ApiResult<Json<Age>> {
 #[serde(rename_all = "camelCase")]
 pub struct PublicConfig {
     pub general: GeneralConfig,
-    /// Event settings by event key.
+    /// Events by key (the `m` of `/event/{m}`): what the sign-up page shows and asks.
     #[serde(default)]
-    #[schema(value_type = Object)]
+    #[schema(value_type = std::collections::HashMap<String, EventConfig>)]
     pub events: serde_json::Map<String, serde_json::Value>,
     /// Component settings: the typed ones below, and others such as `index.coverHeader`,
     /// `logout.logo`, `qantas.redemption.type`.
@@ -143,6 +143,62 @@ pub struct GeneralConfig {
     /// member to (`externalRedirect`), e.g. `https://partner.example`.
     #[serde(default)]
     pub allowed_origins: Vec<String>,
+}
+
+/// A text shown to members: one for every language, or one per language code (`en` is the
+/// fallback).
+#[derive(Serialize, Deserialize, ToSchema)]
+#[serde(untagged)]
+pub enum LocalText {
+    One(String),
+    ByLanguage(std::collections::HashMap<String, String>),
+}
+
+/// An event members can sign up for (the document's own shape, passed through as written).
+#[derive(Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct EventConfig {
+    pub title: LocalText,
+    #[serde(default)]
+    pub description: Option<LocalText>,
+    /// The handle of the store it takes place at.
+    #[serde(default)]
+    pub location: Option<String>,
+    /// RFC 3339.
+    #[serde(default)]
+    pub starts_at: Option<String>,
+    /// RFC 3339; after it, sign-ups are refused.
+    #[serde(default)]
+    pub ends_at: Option<String>,
+    /// The sign-up fields, in order; checked on the server (`customFields.<name>` errors).
+    #[serde(default)]
+    pub custom_fields: Vec<EventField>,
+}
+
+#[derive(Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct EventField {
+    pub name: String,
+    /// `text`, `email`, `select`, `checkbox` or `date` (YYYY-MM-DD).
+    #[serde(rename = "type")]
+    pub kind: String,
+    #[serde(default)]
+    pub label: Option<LocalText>,
+    #[serde(default)]
+    pub required: bool,
+    /// `select`: the values, or `{value, label}`.
+    #[serde(default)]
+    pub options: Vec<EventOption>,
+    /// `text`: at most this many characters (500 at most).
+    #[serde(default)]
+    pub max_length: Option<u32>,
+}
+
+#[derive(Serialize, Deserialize, ToSchema)]
+#[serde(untagged)]
+pub enum EventOption {
+    Value(String),
+    Labelled { value: String, label: LocalText },
 }
 
 #[derive(Serialize, Deserialize, ToSchema)]

@@ -1,11 +1,9 @@
-//! Every REST route of the spec, one module per resource, merged here. Routes whose issue has
-//! not landed answer 501 in the error shape (see `pending`), so no route is ever missing.
+//! Every REST route of the spec, one module per resource, merged here.
 pub mod auth;
 pub mod config;
 pub mod connections;
 pub mod loyalty;
 pub mod network;
-pub mod pending;
 pub mod privacy;
 pub mod profile;
 pub mod qff;
@@ -112,8 +110,7 @@ pub fn api() -> OpenApiRouter<AppState> {
         .merge(connections::router())
         .merge(qff::router())
         .merge(privacy::router())
-        .merge(refdata::router())
-        .merge(pending::router());
+        .merge(refdata::router());
     add_common_responses(api.get_openapi_mut());
     require_one_of_ids(api.get_openapi_mut());
     api

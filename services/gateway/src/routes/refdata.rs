@@ -1,13 +1,14 @@
 //! Reference data: countries with their states, and the tenant's store locations.
 use crate::error::{ApiError, ApiResult};
 use crate::routes::config::Age;
+use crate::extract::ClientIp;
 use crate::state::AppState;
 use axum::extract::State;
 use crate::extract::Query;
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use portal_proto::refdata::v1::{GetAgesRequest, ListCountriesRequest, ListLocationsRequest};
+use portal_proto::refdata::v1::{GetAgesRequest, ListCountriesRequest, ListLocationsRequest, LocateRequest};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
@@ -18,6 +19,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(countries))
         .routes(routes!(geolocation_age))
         .routes(routes!(geolocation))
+        .routes(routes!(geolocation_me))
 }
 
 /// When this deployment's country data last changed.
@@ -118,6 +120,15 @@ pub struct LocationBody {
     pub longitude: f64,
     /// Rounded metres from the given position; null without one.
     pub distance: Option<i64>,
+    /// Street address, lines separated by `\n`.
+    pub address: String,
+    pub phone: String,
+    /// IANA time zone of the store: its hours are local times there.
+    pub time_zone: String,
+    /// Opening periods by weekday (`mon`..`sun`), each `["HH:MM", "HH:MM"]` in local time; a
+    /// missing or empty day is closed.
+    #[schema(value_type = Object)]
+    pub hours: serde_json::Value,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -173,10 +184,54 @@ pub async fn geolocation(State(s): State<AppState>, Query(q): Query<Position>) -
             external_id: l.external_id,
             latitude: l.latitude,
             longitude: l.longitude,
+            address: l.address,
+            phone: l.phone,
+            time_zone: l.time_zone,
+            hours: serde_json::from_str(&l.hours_json).unwrap_or_else(|_| serde_json::json!({})),
         })
         .collect();
     locations.sort_by(|a, b| a.distance.cmp(&b.distance).then_with(|| a.name.cmp(&b.name)));
     Ok(Json(Geolocation { latitude: here.map(|h| h.0), longitude: here.map(|h| h.1), locations }))
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct Whereabouts {
+    pub latitude: f64,
+    pub longitude: f64,
+    /// `ip`: from the caller's address (approximate, city level); `default`: the brand's default
+    /// position, because the address is unknown or no IP database is configured.
+    pub source: String,
+    /// ISO 3166-1 alpha-2, when the address is known.
+    pub country_code: Option<String>,
+    pub city: Option<String>,
+    /// The IP database's credit, to show wherever this position is used (its licence asks it).
+    pub credit: Option<Credit>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct Credit {
+    pub text: String,
+    pub url: Option<String>,
+}
+
+/// The caller's approximate position from their IP address (behind a proxy, the forwarded
+/// address `PORTAL_TRUSTED_PROXIES` allows), or the brand's default position; `source` says
+/// which. Used when the browser gives no position. The address is not stored.
+#[utoipa::path(get, path = "/api/geolocation/me", tag = "refdata",
+    responses((status = 200, body = Whereabouts), (status = 404, description = "No position is known", body = crate::error::ErrorBody)))]
+pub async fn geolocation_me(State(s): State<AppState>, ip: ClientIp) -> ApiResult<Response> {
+    let r = s.clients.refdata.clone().locate(ip.request(LocateRequest {})).await?.into_inner();
+    let some = |v: String| Some(v).filter(|v| !v.is_empty());
+    let body = Whereabouts {
+        latitude: r.latitude,
+        longitude: r.longitude,
+        source: r.source,
+        country_code: some(r.country_code),
+        city: some(r.city),
+        credit: some(r.credit).map(|text| Credit { text, url: some(r.credit_url) }),
+    };
+    // Personal (it follows the caller's address): never kept by a shared cache.
+    Ok(([(header::CACHE_CONTROL, HeaderValue::from_static("private, no-store"))], Json(body)).into_response())
 }
 
 #[cfg(test)]

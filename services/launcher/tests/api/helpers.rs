@@ -46,7 +46,9 @@ pub async fn spawn_app(opts: Options) -> Option<TestApp> {
     std::fs::write(
         &tenant,
         json!({
-            "general": {"tenant": "demo", "siteMeta": {"title": "My account"}, "smtpPassword": "hunter2", "allowedOrigins": ["https://partner.example"]},
+            "general": {"tenant": "demo", "siteMeta": {"title": "My account"}, "smtpPassword": "hunter2", "allowedOrigins": ["https://partner.example"],
+                        "defaultPosition": repo_tenant["general"]["defaultPosition"]},
+            "events": repo_tenant["events"],
             "components": {"qantas": {"apiKey": "partner-key", "redemption": repo_tenant["components"]["qantas"]["redemption"]}, "profile": repo_tenant["components"]["profile"],
                            "claims": repo_tenant["components"]["claims"], "connections": repo_tenant["components"]["connections"],
                            "loyalty": repo_tenant["components"]["loyalty"]},
@@ -251,6 +253,8 @@ async fn drop_schemas(s: &Settings) {
     }
 }
 
+// Used by the api tests (kv_outage), not by the other test binaries that include this file.
+#[allow(unused_imports)]
 pub use portal_common::testing::PrivateRedis;
 
 /// Asserts the spec's error shape with the given status.

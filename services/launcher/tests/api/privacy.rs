@@ -485,7 +485,7 @@ async fn a_sessions_place_comes_from_the_geoip_database() {
     std::fs::write(&path, portal_common::testing::geoip_db("203.0.113.0/24", "Melbourne", "Australia")).unwrap();
     GEOIP_DB.set(path).unwrap();
     let tweak = |s: &mut portal_common::config::Settings| {
-        s.geoip_db = GEOIP_DB.get().cloned();
+        s.geoip_db = GEOIP_DB.get().map(|p| p.display().to_string());
         s.trusted_proxies = vec!["127.0.0.1".into()];
     };
     let app = crate::helpers::spawn_app(crate::helpers::Options { tweak, ..Default::default() }).await.unwrap();

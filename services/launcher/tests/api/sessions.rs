@@ -80,7 +80,7 @@ async fn a_check_in_is_recorded_when_the_member_signs_in(app: &TestApp) {
     assert_eq!(app.exchange(&link).await.status, 200);
     assert_eq!(count(db.clone()).await, 1);
 
-    app.post("/api/auth", None, json!({"email": "other@example.com", "mode": "event", "eventData": {"event": "spring-launch"}, "customFields": {"guests": 2}}))
+    app.post("/api/auth", None, json!({"email": "other@example.com", "mode": "event", "eventData": {"m": "spring-launch"}, "customFields": {"guests": 2, "terms": true}}))
         .await;
     let (link, _) = app.link_token_for("other@example.com").await;
     app.exchange(&link).await;
