@@ -6,8 +6,9 @@
 // their errors, toasts), in English and in Arabic (right to left), on a phone (390×844) and on a
 // desktop (1280×900); on the desktop every page is also checked for colour contrast in the
 // portal's default colours (without the tenant's theme), so a tenant that sets no theme is
-// covered too. The member's card and the offline state are checked too. /event/{m}
-// and /loc/{handle} have no screen yet: they are checked as the not-found screen they show.
+// covered too. The member's card and the offline state are checked too, and so are the store
+// and event pages (a store, an unknown store, an event's sign-up form, a finished and an unknown
+// event).
 //
 // axe is put into the page with page.evaluate(source), which goes through the DevTools protocol:
 // the portal's Content-Security-Policy (`script-src 'self'`) governs the page's own scripts, not
@@ -246,8 +247,8 @@ async function memberScreens(viewport, lang, label, defaultColours) {
   await go(page, reward);
   await audit.check(page, 'Rewards Item Detail');
 
-  // Routes of the table the portal has no screen of its own for yet, and an unknown path.
-  for (const path of ['/event/summer', '/loc/melbourne-central', '/no-such-page']) {
+  // The store and event pages (found, unknown, finished), and an unknown path.
+  for (const path of ['/event/spring-launch', '/event/winter-sale-2025', '/event/summer', '/loc/melbourne-central', '/loc/atlantis', '/no-such-page']) {
     await go(page, path);
     await audit.check(page, `${path} (signed in)`);
   }

@@ -30,8 +30,8 @@ after(async () => {
  * A fresh browser context (no stored session) and page. `serviceWorkers: 'block'` keeps the
  * portal's service worker out (page.route cannot see what the worker answers from its cache).
  */
-export async function newPage({ width = 390, height = 844, serviceWorkers = 'allow' } = {}) {
-  const context = await browser.newContext({ viewport: { width, height }, serviceWorkers });
+export async function newPage({ width = 390, height = 844, serviceWorkers = 'allow', ...contextOptions } = {}) {
+  const context = await browser.newContext({ viewport: { width, height }, serviceWorkers, ...contextOptions });
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
   const errors = [];

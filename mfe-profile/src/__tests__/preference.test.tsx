@@ -66,6 +66,30 @@ describe('Preference', () => {
     expect(store.value).toBe('chadstone');
   });
 
+  it('orders the stores nearest first from the approximate position, with distances and the credit', async () => {
+    stub.restore();
+    stub = backend({
+      'GET /api/geolocation/me': { body: { latitude: -37.88, longitude: 145.08, source: 'ip', credit: { text: 'IP Geolocation by DB-IP', url: 'https://db-ip.com' } } },
+      'GET /api/geolocation': {
+        body: {
+          latitude: -37.88,
+          longitude: 145.08,
+          locations: [
+            { id: 1, handle: 'chadstone', name: 'Chadstone', latitude: -37.88, longitude: 145.08, distance: 420 },
+            { id: 2, handle: 'melbourne-central', name: 'Melbourne Central', latitude: -37.81, longitude: 144.96, distance: 13_534 },
+          ],
+        },
+      },
+    });
+    await renderAt('/preference');
+    await screen.findByRole('option', { name: 'Chadstone · 400 m' });
+    const names = screen.getAllByRole('option').map((o) => o.textContent);
+    expect(names).toEqual(['No preferred store', 'Chadstone · 400 m', 'Melbourne Central · 14 km']);
+    expect(screen.getByText(/Nearest first, from your approximate location/)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'IP Geolocation by DB-IP' })).toHaveAttribute('href', 'https://db-ip.com');
+    expect(stub.calls.map((c) => c.url)).toContain('/api/geolocation?latitude=-37.88&longitude=145.08');
+  });
+
   it('shows errors.value under the store field', async () => {
     stub.restore();
     stub = backend({ 'PUT /api/profile/attributes/custom/preference:store': refused({ value: 'Unknown store' }) });

@@ -19,7 +19,8 @@ import {
   removeKey,
   writeKey,
 } from './storage';
-import type { Profile } from './api/types';
+import type { Profile, SignInActivity } from './api/types';
+import { createStore } from './store';
 import type {
   ImpersonateRequest,
   ImpersonateResponse,
@@ -219,6 +220,7 @@ export async function exchangeToken(token: string): Promise<SessionResponse> {
   try {
     const res = await http<SessionResponse>('/api/auth/exchange', { method: 'POST', body: { token }, token: null });
     if (!res || !setSession(res.token)) throw new Error('Invalid session token');
+    activityStore.set({ activity: res.activity ?? null });
     return res;
   } catch (err) {
     endSession();
@@ -229,10 +231,17 @@ export async function exchangeToken(token: string): Promise<SessionResponse> {
 /** @deprecated kept for callers of the first release; use exchangeToken. */
 export const exchangeLinkToken = exchangeToken;
 
+/**
+ * The check-in or event sign-up the last sign-in brought ("Checked in at {store}"), kept in
+ * memory for the page it leads to; that page clears it once shown.
+ */
+export const activityStore = createStore<{ activity: SignInActivity | null }>({ activity: null });
+
 /** POST /api/auth/verify with the emailed 6-digit code; signs in on success, rejects otherwise. */
 export async function verifyCode(email: string, code: string): Promise<SessionResponse> {
   const res = await http<SessionResponse>('/api/auth/verify', { method: 'POST', body: { email, code }, token: null });
   if (!res || !setSession(res.token)) throw new Error('Invalid session token');
+  activityStore.set({ activity: res.activity ?? null });
   return res;
 }
 

@@ -17,6 +17,7 @@ export {
   takeUrlToken,
   exchangeToken,
   exchangeLinkToken,
+  activityStore,
   verifyCode,
   logout,
   signInAgain,

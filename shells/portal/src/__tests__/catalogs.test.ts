@@ -5,3 +5,6 @@ describeCatalogs(path.join(__dirname, '..', 'i18n'));
 
 // The member's card has its own namespace (its strings come with its chunk), counted texts included.
 describePluralCatalogs(path.join(__dirname, '..', 'card', 'i18n'), { name: 'member card', minKeys: 9 });
+
+// The store and event pages have their own namespace too (their strings come with their chunk).
+describeCatalogs(path.join(__dirname, '..', 'stores', 'i18n'));

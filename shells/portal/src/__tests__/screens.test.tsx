@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import { authStore, initAuth, logout, toastStore } from '@portal/runtime';
 import { makeToken, stubFetch } from '@portal/build/src/fetch-stub';
-import { renderAt } from './setup';
+import { NEARBY_STORES_ROUTES, renderAt } from './setup';
 
 describe('protected routes', () => {
   beforeEach(() => initAuth());
@@ -109,7 +109,11 @@ describe('protected routes', () => {
     localStorage.setItem('portal.auth', makeToken({ pid: 'p', exp: Math.floor(Date.now() / 1000) + 30, typ: 'session' }));
     initAuth();
     toastStore.set({ toasts: [] });
-    const stub = stubFetch({ 'GET /api/profile': { body: { id: 'p', first_name: 'Dana' } }, 'POST /api/auth/logout': { status: 401 } });
+    const stub = stubFetch({
+      ...NEARBY_STORES_ROUTES,
+      'GET /api/profile': { body: { id: 'p', first_name: 'Dana' } },
+      'POST /api/auth/logout': { status: 401 },
+    });
     renderAt('/home');
     await act(async () => {
       await jest.advanceTimersByTimeAsync(30_100);

@@ -14,3 +14,12 @@ export function renderAt(path: string) {
     </I18nextProvider>,
   );
 }
+
+/**
+ * The calls /home's nearest-stores card makes (without IntersectionObserver, as in jsdom, it loads
+ * at once): a test about something else on /home stubs them so the card has nothing to report.
+ */
+export const NEARBY_STORES_ROUTES = {
+  'GET /api/geolocation/me': { body: { latitude: -37.81, longitude: 144.96, source: 'default' } },
+  'GET /api/geolocation': { body: { latitude: -37.81, longitude: 144.96, locations: [] } },
+};

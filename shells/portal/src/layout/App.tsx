@@ -1,6 +1,6 @@
-import { useEffect, useRef } from 'react';
+import { Suspense, lazy, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { navigate, usePathname, useAuth, useStore } from '@portal/runtime';
+import { Loading, navigate, usePathname, useAuth, useSearch, useStore } from '@portal/runtime';
 import { Header, ImpersonationBanner, OfflineBanner, ProgressBar, TabBar, Toasts } from './Frame';
 import { Login } from '../screens/Login';
 import { LinkLanding } from '../screens/LinkLanding';
@@ -13,6 +13,10 @@ import { RemoteFailed } from '../screens/RemoteFailed';
 import { normalisePath, remoteForPath } from '../mfe/routes';
 import { remoteStatus } from '../mfe/status';
 import { watchRouteFocus } from './route-focus';
+import { visitKindFor } from '../mfe/visit-routes';
+
+// Store and event pages: their own chunk, fetched when one is opened.
+const VisitScreen = lazy(() => import(/* webpackChunkName: "stores" */ '../stores').then((m) => ({ default: m.VisitScreen })));
 
 /** What the shell itself draws in <main> for a path; null means an MFE owns it. */
 function Screen({ path }: { path: string }) {
@@ -20,7 +24,16 @@ function Screen({ path }: { path: string }) {
   const auth = useAuth();
   const status = useStore(remoteStatus);
   const link = useStore(linkStore);
+  const search = useSearch();
   if (link.phase === 'pending' || link.phase === 'exchanging') return <LinkLanding />;
+  const visit = visitKindFor(path, search);
+  if (visit) {
+    return (
+      <Suspense fallback={<Loading />}>
+        <VisitScreen kind={visit} path={path} search={search} />
+      </Suspense>
+    );
+  }
   if (path === '/') return <Login />;
   if (path === '/logged-out') return <LoggedOut />;
   const owner = remoteForPath(path);

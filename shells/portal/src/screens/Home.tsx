@@ -1,4 +1,4 @@
-import { Suspense, lazy, useEffect, useState } from 'react';
+import { Suspense, lazy, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   BdiTrans,
@@ -29,6 +29,9 @@ const StaffPanel = lazy(() => import(/* webpackChunkName: "staff" */ './staff/St
 
 const QFF_SUMMARY = { view: 'summary' };
 
+// The three nearest stores: their chunk (with the stores strings) is fetched after the first paint.
+const NearbyStores = lazy(() => import(/* webpackChunkName: "stores-near" */ '../stores/near').then((m) => ({ default: m.NearbyStoresCard })));
+
 // The member's card (barcode, number, last known balance): its chunk is fetched once it is shown.
 const MemberCard = lazy(() => import(/* webpackChunkName: "member-card" */ '../card/MemberCard'));
 
@@ -38,6 +41,62 @@ function cardShown(): boolean {
   } catch {
     return false;
   }
+}
+
+/** After the page has loaded and the browser is idle: the first screen is drawn by then. */
+function afterFirstScreen(run: () => void): () => void {
+  let cancelled = false;
+  let idle: number | undefined;
+  const w = window as Window & { requestIdleCallback?: (cb: () => void, o?: { timeout: number }) => number; cancelIdleCallback?: (id: number) => void };
+  const start = () => {
+    if (cancelled) return;
+    if (w.requestIdleCallback) idle = w.requestIdleCallback(run, { timeout: 2000 });
+    else idle = window.setTimeout(run, 200);
+  };
+  if (document.readyState === 'complete') start();
+  else window.addEventListener('load', start, { once: true });
+  return () => {
+    cancelled = true;
+    window.removeEventListener('load', start);
+    if (idle !== undefined) (w.cancelIdleCallback ?? window.clearTimeout)(idle);
+  };
+}
+
+/**
+ * Renders `children` once its spot is well in view (its first 120 px would show), and not before
+ * the page's first screen is drawn: what sits below the fold on a phone (the nearest stores) is
+ * fetched and drawn when the member scrolls to it, never competing with the first screen. At
+ * once without IntersectionObserver.
+ */
+function WhenVisible({ children }: { children: ReactNode }) {
+  const spot = useRef<HTMLDivElement>(null);
+  const [shown, setShown] = useState(false);
+  useEffect(() => {
+    const el = spot.current;
+    if (!el || typeof IntersectionObserver === 'undefined') {
+      setShown(true);
+      return;
+    }
+    const io = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((e) => e.isIntersecting)) {
+          setShown(true);
+          io.disconnect();
+        }
+      },
+      { rootMargin: '0px 0px -120px 0px' },
+    );
+    const cancel = afterFirstScreen(() => io.observe(el));
+    return () => {
+      cancel();
+      io.disconnect();
+    };
+  }, []);
+  return (
+    <div ref={spot} className="when-visible">
+      {shown && children}
+    </div>
+  );
 }
 
 /** "Show my membership card": the choice is kept (the spec's card display flag) until sign-out. */
@@ -124,6 +183,11 @@ function MemberHome() {
       </div>
       <CardSlot profile={profile} />
       <RemoteParcel remote={HOME_PARCEL_REMOTE} props={QFF_SUMMARY} className="home-qff" />
+      <WhenVisible>
+        <Suspense fallback={null}>
+          <NearbyStores />
+        </Suspense>
+      </WhenVisible>
     </section>
   );
 }

@@ -405,6 +405,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * The caller's approximate position from their IP address (behind a proxy, the forwarded
+         *     address `PORTAL_TRUSTED_PROXIES` allows), or the brand's default position; `source` says
+         *     which. Used when the browser gives no position. The address is not stored.
+         */
         get: operations["geolocation_me"];
         put?: never;
         post?: never;
@@ -1023,6 +1028,19 @@ export interface components {
             staff_id: string;
             staff_name: string;
         };
+        Activity: {
+            /** @description The store's handle or the event's key. */
+            key: string;
+            /** @description `visit` (a check-in) or `event` (an event sign-up). */
+            kind: string;
+            /** @description The store's name or the event's title. */
+            name: string;
+            /**
+             * @description False when it had been recorded already: a second check-in at the store the same local
+             *     day, or a second sign-up for the event.
+             */
+            recorded: boolean;
+        };
         ActivityBody: {
             /** @description `partner`, `flight` or `other`. */
             category: string;
@@ -1248,6 +1266,8 @@ export interface components {
             customFields?: Record<string, never> | null;
             email: string;
             eventData?: Record<string, never> | null;
+            /** @description Check-in: a location handle (with mode `visit`). */
+            location?: string | null;
             mode?: string | null;
             redirect?: string | null;
         };
@@ -1369,6 +1389,10 @@ export interface components {
         CoverHeader: {
             sticky?: boolean | null;
         };
+        Credit: {
+            text: string;
+            url?: string | null;
+        };
         /** @description Everything the portal holds on the member. */
         DataExport: {
             airline: components["schemas"]["AirlineExport"];
@@ -1419,6 +1443,37 @@ export interface components {
              * @description HTTP status code, repeated in the body.
              */
             status: number;
+        };
+        /** @description An event members can sign up for (the document's own shape, passed through as written). */
+        EventConfig: {
+            /** @description The sign-up fields, in order; checked on the server (`customFields.<name>` errors). */
+            customFields?: components["schemas"]["EventField"][];
+            description?: null | components["schemas"]["LocalText"];
+            /** @description RFC 3339; after it, sign-ups are refused. */
+            endsAt?: string | null;
+            /** @description The handle of the store it takes place at. */
+            location?: string | null;
+            /** @description RFC 3339. */
+            startsAt?: string | null;
+            title: components["schemas"]["LocalText"];
+        };
+        EventField: {
+            label?: null | components["schemas"]["LocalText"];
+            /**
+             * Format: int32
+             * @description `text`: at most this many characters (500 at most).
+             */
+            maxLength?: number | null;
+            name: string;
+            /** @description `select`: the values, or `{value, label}`. */
+            options?: components["schemas"]["EventOption"][];
+            required?: boolean;
+            /** @description `text`, `email`, `select`, `checkbox` or `date` (YYYY-MM-DD). */
+            type: string;
+        };
+        EventOption: string | {
+            label: components["schemas"]["LocalText"];
+            value: string;
         };
         ExchangeRequest: {
             /** @description The one-time token from the emailed link. */
@@ -1537,7 +1592,16 @@ export interface components {
         Lists: {
             data: components["schemas"]["ListBody"][];
         };
+        /**
+         * @description A text shown to members: one for every language, or one per language code (`en` is the
+         *     fallback).
+         */
+        LocalText: string | {
+            [key: string]: string;
+        };
         LocationBody: {
+            /** @description Street address, lines separated by `\n`. */
+            address: string;
             /**
              * Format: int64
              * @description Rounded metres from the given position; null without one.
@@ -1546,6 +1610,11 @@ export interface components {
             external_code: string;
             external_id: string;
             handle: string;
+            /**
+             * @description Opening periods by weekday (`mon`..`sun`), each `["HH:MM", "HH:MM"]` in local time; a
+             *     missing or empty day is closed.
+             */
+            hours: Record<string, never>;
             /** Format: int64 */
             id: number;
             /** Format: double */
@@ -1553,6 +1622,9 @@ export interface components {
             /** Format: double */
             longitude: number;
             name: string;
+            phone: string;
+            /** @description IANA time zone of the store: its hours are local times there. */
+            time_zone: string;
         };
         MemberList: {
             data: components["schemas"]["MemberSummary"][];
@@ -1714,8 +1786,10 @@ export interface components {
              *     `logout.logo`, `qantas.redemption.type`.
              */
             components?: components["schemas"]["Components"];
-            /** @description Event settings by event key. */
-            events?: Record<string, never>;
+            /** @description Events by key (the `m` of `/event/{m}`): what the sign-up page shows and asks. */
+            events?: {
+                [key: string]: components["schemas"]["EventConfig"];
+            };
             general: components["schemas"]["GeneralConfig"];
             /** @description Display languages offered, from en, it, es, fr, ar, de, el, th. */
             languages?: string[];
@@ -1831,6 +1905,7 @@ export interface components {
             type: string;
         };
         Session: {
+            activity?: null | components["schemas"]["Activity"];
             /**
              * Format: int64
              * @description Unix seconds.
@@ -2039,6 +2114,21 @@ export interface components {
             /** @description The 6-digit code. */
             code: string;
             email: string;
+        };
+        Whereabouts: {
+            city?: string | null;
+            /** @description ISO 3166-1 alpha-2, when the address is known. */
+            country_code?: string | null;
+            credit?: null | components["schemas"]["Credit"];
+            /** Format: double */
+            latitude: number;
+            /** Format: double */
+            longitude: number;
+            /**
+             * @description `ip`: from the caller's address (approximate, city level); `default`: the brand's default
+             *     position, because the address is unknown or no IP database is configured.
+             */
+            source: string;
         };
     };
     responses: never;
@@ -3477,8 +3567,25 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Not implemented yet */
-            501: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Whereabouts"];
+                };
+            };
+            /** @description No position is known */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A service is down or too slow; try again after `Retry-After` seconds */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

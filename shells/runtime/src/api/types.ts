@@ -27,6 +27,12 @@ export type CountryState = Schemas['StateBody'];
 export type CountryList = Schemas['CountryList'];
 export type StoreLocation = Schemas['LocationBody'];
 export type GeolocationResponse = Schemas['Geolocation'];
+export type EventConfig = Schemas['EventConfig'];
+export type EventField = Schemas['EventField'];
+export type LocalText = Schemas['LocalText'];
+export type Whereabouts = Schemas['Whereabouts'];
+/** A check-in or event sign-up that a sign-in brought (`activity` of the session answer). */
+export type SignInActivity = Schemas['Activity'];
 export type TransactionItem = Schemas['TransactionItemBody'];
 export type Transaction = Schemas['TransactionBody'];
 export type PageMeta = Schemas['PageMeta'];

@@ -1,11 +1,13 @@
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorState, LANGUAGES, Loading, addToast, i18n, setLanguage, useAuth, useLanguage, type Language, type Profile } from '@portal/runtime';
+import { formatDistance } from '@portal/runtime/geolocation';
 import { useProfile } from '../../../api/profile';
 import { SelectField, SubmitButton } from '@portal/build/src/fields';
 import { toastSaved, toastWriteError, useDraft, useServerErrors } from '../../../lib/form';
 import { useLocations, useSaveAttribute } from '../hooks/use-preference';
 import { WriteFieldset } from '@portal/build/src/offline';
+import { GeoCredit } from '@portal/build/src/geo-credit';
 
 /** Display language: switches the page at once (no reload) and is saved as locale:language. */
 function LanguagePicker({ readOnly }: { readOnly: boolean }) {
@@ -45,7 +47,9 @@ function LanguagePicker({ readOnly }: { readOnly: boolean }) {
 /** Preferred store: one of the locations of GET /api/geolocation, saved as preference:store. */
 function StorePicker({ profile, readOnly }: { profile: Profile; readOnly: boolean }) {
   const { t } = useTranslation();
+  const { language } = useLanguage();
   const locations = useLocations();
+  const here = locations.data?.here ?? null;
   const current = profile.custom_attributes?.preference?.store ?? '';
   const { saved, draft, setDraft, reset } = useDraft(current, (a, b) => a !== b);
   const { ref, errors, fromError, clear } = useServerErrors<HTMLFormElement>();
@@ -89,10 +93,16 @@ function StorePicker({ profile, readOnly }: { profile: Profile; readOnly: boolea
             {draft && !list.some((l) => l.handle === draft) && <option value={draft}>{draft}</option>}
             {list.map((l) => (
               <option key={l.handle} value={l.handle}>
-                {l.name}
+                {l.distance != null ? t('preference.store.option', { name: l.name, distance: formatDistance(l.distance, language) }) : l.name}
               </option>
             ))}
           </SelectField>
+          {here && (
+            <p className="muted store-position">
+              {t(`preference.store.from.${here.source}`)}
+              <GeoCredit here={here} />
+            </p>
+          )}
           {!readOnly && <SubmitButton busy={save.isPending} label={t('form.save')} busyLabel={t('form.saving')} />}
         </fieldset>
       )}

@@ -1,0 +1,149 @@
+// Issue 14: stores near me, check-in at a store and event sign-up, in Chromium against the real
+// portal (the packaged DB-IP database, e2e/run.sh). With the device position granted the nearest
+// store comes first from it; refused, the IP position (the forwarded address of a visitor in
+// Perth) orders them, with the database's credit. A check-in through /loc/{handle} and an event
+// sign-up with the event's own fields both sign in by the emailed link and say what was recorded,
+// once.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { BASE, latestEmail, newPage, signIn } from './helpers.mjs';
+
+/** A new member of its own (registered through the API), so a visit or sign-up is this test's alone. */
+async function newMember(name) {
+  const email = `${name}-${Date.now()}@example.com`;
+  const res = await fetch(`${BASE}/api/auth/create`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, first_name: 'Lee', last_name: 'Visitor' }),
+  });
+  assert.equal(res.status, 201, await res.text());
+  return email;
+}
+
+// Flinders Street station, Melbourne: 966 m from Melbourne Central.
+const FLINDERS_ST = { latitude: -37.8183, longitude: 144.9671 };
+// An address the packaged database places in Perth (the University of Western Australia).
+const PERTH_IP = '130.95.1.1';
+
+/** Home's nearest stores: below the fold on a phone, they load once scrolled to. */
+const nearest = async (page) => {
+  await page.getByRole('heading', { level: 1 }).waitFor();
+  const card = page.getByRole('region', { name: 'Stores near you' });
+  // The page still grows while the airline summary arrives: scroll to its end until the card shows.
+  for (let i = 0; i < 50 && (await card.count()) === 0; i++) {
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    await page.waitForTimeout(200);
+  }
+  await card.getByRole('listitem').nth(2).waitFor();
+  return { card, names: await card.getByRole('listitem').getByRole('link').allTextContents() };
+};
+
+test('stores near you: the device position when granted, nearest first', { timeout: 60_000 }, async () => {
+  const page = await newPage({ geolocation: FLINDERS_ST, permissions: ['geolocation'] });
+  await signIn(page, 'other@example.com');
+  await page.waitForURL((u) => u.pathname === '/home');
+  const { card, names } = await nearest(page);
+  assert.deepEqual(names, ['Melbourne Central', 'Chadstone', 'Pitt Street Mall, Sydney']);
+  await card.getByText('Distances from your current location.').waitFor();
+  await card.getByText('950 m away').waitFor();
+  assert.equal(await card.getByRole('button', { name: 'Use my precise location' }).count(), 0, 'nothing to ask: the position is the device’s');
+  // The preferred-store picker is ordered the same way, with distances.
+  await page.goto(`${BASE}/preference`);
+  const options = page.getByLabel('Store').locator('option');
+  await page.getByRole('option', { name: /^Melbourne Central · / }).waitFor({ state: 'attached' });
+  assert.deepEqual((await options.allTextContents()).slice(1, 3), ['Melbourne Central · 950 m', 'Chadstone · 13 km']);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('stores near you: refused, the IP position orders them, with the database credit', { timeout: 60_000 }, async () => {
+  const page = await newPage({ extraHTTPHeaders: { 'x-forwarded-for': PERTH_IP } });
+  await signIn(page, 'other@example.com');
+  await page.waitForURL((u) => u.pathname === '/home');
+  const { card, names } = await nearest(page);
+  assert.equal(names[0], 'Hay Street Mall, Perth');
+  await card.getByText(/Distances from your approximate location/).waitFor();
+  assert.equal(await card.getByRole('link', { name: 'IP Geolocation by DB-IP' }).getAttribute('href'), 'https://db-ip.com');
+  // Asking the browser, which refuses (no permission in this context): still the IP position.
+  await card.getByRole('button', { name: 'Use my precise location' }).click();
+  await card.getByText("We couldn't get your location, so we're using an approximate one.").waitFor();
+  assert.equal((await nearest(page)).names[0], 'Hay Street Mall, Perth');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('a check-in through /loc/{handle}: the store page, the emailed link, "Checked in", once a day', { timeout: 90_000 }, async () => {
+  const page = await newPage({ geolocation: FLINDERS_ST, permissions: ['geolocation'] });
+  await page.goto(`${BASE}/loc/melbourne-central`);
+  await page.getByRole('heading', { level: 1, name: 'Melbourne Central' }).waitFor();
+  await page.getByText(/211 La Trobe Street/).waitFor();
+  await page.getByText(/^(Open now · closes \d\d:\d\d|Closed · opens .+ at \d\d:\d\d)$/).waitFor();
+  assert.equal(await page.getByRole('table', { name: 'Opening hours' }).getByRole('row').count(), 7);
+  assert.match(await page.getByRole('link', { name: 'Get directions' }).getAttribute('href'), /^https:\/\/www\.google\.com\/maps\/dir\/\?api=1&destination=-37\.81029%2C144\.96284$/);
+  await page.getByText('950 m away').waitFor();
+
+  const email = await newMember('visitor');
+  const checkIn = async ({ fill }) => {
+    const since = Date.now();
+    if (fill) await page.getByLabel('Email address').fill(email);
+    await page.getByRole('button', { name: 'Email me a check-in link' }).click();
+    await page.getByRole('heading', { name: 'Check your inbox' }).waitFor();
+    const mail = await latestEmail(email, { after: since });
+    assert.equal(new URL(mail.link).searchParams.get('redirect'), '/loc/melbourne-central');
+    await page.goto(mail.link);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.waitForURL((u) => u.pathname === '/loc/melbourne-central');
+  };
+  await checkIn({ fill: true });
+  await page.getByRole('heading', { name: 'Checked in at Melbourne Central' }).waitFor();
+  // Signed in now (their address is filled in), the same day again: the visit is not counted
+  // twice, and the page says so.
+  await page.goto(`${BASE}/loc/melbourne-central`);
+  await page.waitForFunction((e) => document.getElementById('loc-check-in-email')?.value === e, email);
+  await checkIn({ fill: false });
+  await page.getByRole('heading', { name: "You've already checked in at Melbourne Central today" }).waitFor();
+
+  // An unknown store: a clear page, with every store.
+  await page.goto(`${BASE}/loc/atlantis`);
+  await page.getByRole('heading', { level: 1, name: "We couldn't find this store" }).waitFor();
+  await page.getByRole('link', { name: 'Chadstone' }).waitFor();
+  // ?location_id= finds a store by its id.
+  await page.goto(`${BASE}/?location_id=2`);
+  await page.getByRole('heading', { level: 1, name: 'Chadstone' }).waitFor();
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('an event sign-up with its custom fields, checked on the server, recorded once', { timeout: 90_000 }, async () => {
+  const page = await newPage();
+  const email = await newMember('guest');
+  await page.goto(`${BASE}/?mode=event&m=spring-launch`);
+  await page.getByRole('heading', { level: 1, name: 'Spring collection launch' }).waitFor();
+  await page.getByLabel('Guests, including you').selectOption('2');
+  await page.getByLabel('Dietary requirements (optional)').fill('Vegetarian');
+  await page.getByLabel('Your birthday, for a birthday treat (optional)').fill('1990-02-28');
+  await page.getByLabel('Bring a friend: their email (optional)').fill('not-an-email');
+  await page.getByLabel('I agree to be photographed at the event').check();
+  await page.getByLabel('Email address').fill(email);
+  const since = Date.now();
+  await page.getByRole('button', { name: 'Email me a link to confirm' }).click();
+  // The server refuses the friend's address, on that field; nothing is sent.
+  const friend = page.getByLabel('Bring a friend: their email (optional)');
+  await page.waitForFunction(() => document.getElementById('event-field-friend_email')?.getAttribute('aria-invalid') === 'true');
+  assert.match(await friend.evaluate((el) => document.getElementById(el.getAttribute('aria-describedby')).textContent), /\S/);
+  await friend.fill('friend@example.com');
+  await page.getByRole('button', { name: 'Email me a link to confirm' }).click();
+  await page.getByRole('heading', { name: 'Check your inbox' }).waitFor();
+  const mail = await latestEmail(email, { after: since });
+  await page.goto(mail.link);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.waitForURL((u) => u.pathname === '/event/spring-launch');
+  await page.getByRole('heading', { name: "You're signed up for Spring collection launch" }).waitFor();
+
+  // A finished event: a clear state, no form.
+  await page.goto(`${BASE}/event/winter-sale-2025`);
+  await page.getByRole('heading', { level: 1, name: 'This event has finished' }).waitFor();
+  assert.equal(await page.getByLabel('Email address').count(), 0);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
