@@ -141,6 +141,16 @@ export function localTime(timeZone: string, now: Date): { day: Weekday; minutes:
   return { day, minutes: Number(get('hour')) * 60 + Number(get('minute')) };
 }
 
+/** A time zone's everyday name in the member's language ("Australian Eastern Time"), else its id. */
+export function zoneName(timeZone: string, lang: string, now: Date = new Date()): string {
+  try {
+    const part = new Intl.DateTimeFormat(lang, { timeZone, timeZoneName: 'longGeneric' }).formatToParts(now).find((p) => p.type === 'timeZoneName');
+    return part?.value || timeZone;
+  } catch {
+    return timeZone;
+  }
+}
+
 const toMinutes = (hhmm: string) => {
   const [h, m] = hhmm.split(':').map(Number);
   return h * 60 + m;

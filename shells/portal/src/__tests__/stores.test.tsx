@@ -85,6 +85,7 @@ describe('the location page', () => {
     const table = screen.getByRole('table', { name: 'Opening hours' });
     expect(within(table).getAllByRole('row')).toHaveLength(7);
     expect(table.querySelectorAll('[aria-current="date"]')).toHaveLength(1);
+    expect(screen.getByText('Times are local to the store (Australian Eastern Time).')).toBeInTheDocument();
     expect(screen.getByText(/^(Open now · closes|Closed · opens)/)).toBeInTheDocument();
     // The distances were asked for from the IP position, rounded.
     expect(stub!.calls.map((c) => c.url)).toContain('/api/geolocation?latitude=-37.88&longitude=145.08');

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ErrorState, Loading, activityStore, screenView, track, useStore, type StoreLocation } from '@portal/runtime';
-import { directionsUrl, findStore, locate, storePath, storesNear, type Here } from '@portal/runtime/geolocation';
+import { ErrorState, Loading, activityStore, screenView, track, useLanguage, useStore, type StoreLocation } from '@portal/runtime';
+import { directionsUrl, findStore, locate, storePath, storesNear, zoneName, type Here } from '@portal/runtime/geolocation';
 import { ActivitySignIn } from './ActivitySignIn';
 import { Distance, HoursTable, OpenNow, PositionNote, StoreItem } from './bits';
 
@@ -24,6 +24,7 @@ type State = { phase: 'loading' } | { phase: 'failed'; error: unknown } | { phas
 /** The store's page: address, phone, hours with "open now", distance, directions and check-in. */
 export function LocationPage({ path, search }: { path: string; search: string }) {
   const { t } = useTranslation('stores');
+  const { language } = useLanguage();
   const [state, setState] = useState<State>({ phase: 'loading' });
   const { activity } = useStore(activityStore);
   const key = locationKey(path, search);
@@ -127,7 +128,7 @@ export function LocationPage({ path, search }: { path: string; search: string })
       <section className="card" aria-labelledby="loc-hours-title">
         <h2 id="loc-hours-title">{t('location.hours')}</h2>
         <HoursTable store={store} />
-        <p className="muted">{t('location.hoursNote', { zone: store.time_zone })}</p>
+        <p className="muted">{t('location.hoursNote', { zone: zoneName(store.time_zone, language) })}</p>
       </section>
       {!checkedIn && (
         <ActivitySignIn

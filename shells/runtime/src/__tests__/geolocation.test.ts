@@ -7,6 +7,7 @@ import {
   openingState,
   roundCoordinate,
   storesNear,
+  zoneName,
   type Hours,
 } from '../geolocation';
 
@@ -137,6 +138,17 @@ describe('opening hours in the store’s time zone', () => {
       opensAt: { day: 'mon', time: '10:00', today: false },
     });
     expect(openingState({}, 'Australia/Melbourne', now)).toEqual({ open: false, opensAt: null });
+  });
+});
+
+describe('time zone names', () => {
+  it('names the store’s zone in the member’s language, and keeps the id for an unknown one', () => {
+    const now = new Date('2026-11-26T09:30:00Z');
+    expect(zoneName('Australia/Melbourne', 'en', now)).toBe('Australian Eastern Time');
+    const ar = zoneName('Australia/Perth', 'ar', now);
+    expect(ar).not.toBe('Australia/Perth');
+    expect(ar).toMatch(/[\u0600-\u06FF]/);
+    expect(zoneName('Mars/Olympus_Mons', 'en', now)).toBe('Mars/Olympus_Mons');
   });
 });
 
