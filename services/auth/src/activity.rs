@@ -88,7 +88,7 @@ impl super::Inner {
             mode: "event".into(),
             event_data: serde_json::json!({ "m": key }).to_string(),
             custom_fields: Value::Object(fields).to_string(),
-            name: text_in(&def["title"], "en").unwrap_or_else(|| key.clone()),
+            name: english_text(&def["title"]).unwrap_or_else(|| key.clone()),
             event: key,
             ..Pending::default()
         })
@@ -96,9 +96,10 @@ impl super::Inner {
 
     /// Records the activity a redeemed link or code brought, once; says what happened.
     pub(crate) async fn record_activity(&self, pid: &str, p: &Pending) -> Result<Option<pb::Activity>, AuthError> {
-        let once_key = match p.mode.as_str() {
-            "visit" => format!("{}:{}", p.location, local_date(&p.time_zone, chrono::Utc::now())),
-            "event" => p.event.clone(),
+        // What the member sees it by (the store's handle, the event's key), and what makes it once.
+        let (key, once_key) = match p.mode.as_str() {
+            "visit" => (&p.location, format!("{}:{}", p.location, local_date(&p.time_zone, chrono::Utc::now()))),
+            "event" => (&p.event, p.event.clone()),
             _ => return Ok(None),
         };
         let done = sqlx::query(
@@ -111,12 +112,11 @@ impl super::Inner {
         .bind(&p.location)
         .bind(&p.event_data)
         .bind(&p.custom_fields)
-        .bind(portal_common::now_unix())
+        .bind(Self::now())
         .bind(&once_key)
         .execute(&self.db.pool)
         .await?;
-        let key = if p.mode == "visit" { p.location.clone() } else { p.event.clone() };
-        Ok(Some(pb::Activity { kind: p.mode.clone(), key, name: p.name.clone(), recorded: done.rows_affected() == 1 }))
+        Ok(Some(pb::Activity { kind: p.mode.clone(), key: key.clone(), name: p.name.clone(), recorded: done.rows_affected() == 1 }))
     }
 }
 
@@ -138,11 +138,11 @@ pub fn event_over(def: &Value, now: chrono::DateTime<chrono::Utc>) -> bool {
     def["endsAt"].as_str().and_then(|s| chrono::DateTime::parse_from_rfc3339(s).ok()).is_some_and(|end| end <= now)
 }
 
-/// A config text: a plain string, or an object of texts by language (the given one, else `en`).
-fn text_in(v: &Value, lang: &str) -> Option<String> {
+/// A config text in English: a plain string, or the `en` one of an object of texts by language.
+fn english_text(v: &Value) -> Option<String> {
     match v {
         Value::String(s) => Some(s.clone()),
-        Value::Object(m) => m.get(lang).or_else(|| m.get("en")).and_then(Value::as_str).map(str::to_owned),
+        Value::Object(m) => m.get("en").and_then(Value::as_str).map(str::to_owned),
         _ => None,
     }
 }

@@ -96,7 +96,7 @@ impl GeoIp {
     pub fn place(&self, ip: IpAddr) -> Option<String> {
         self.find(ip, |found| {
             let text = |path: &[maxminddb::PathElement<'_>]| text_at(found, path);
-            let city = text(&maxminddb::path!["city", "names", "en"]).or_else(|| text(&maxminddb::path!["city"]));
+            let city = city_at(found);
             let country = text(&maxminddb::path!["country", "names", "en"])
                 .or_else(|| text(&maxminddb::path!["country_code"]).map(|c| crate::countries::find_country(&c).map(|k| k.name.to_string()).unwrap_or(c)));
             match (city, country) {
@@ -129,10 +129,15 @@ impl GeoIp {
                 latitude,
                 longitude,
                 country_code: text(&maxminddb::path!["country", "iso_code"]).or_else(|| text(&maxminddb::path!["country_code"])),
-                city: text(&maxminddb::path!["city", "names", "en"]).or_else(|| text(&maxminddb::path!["city"])),
+                city: city_at(found),
             })
         })
     }
+}
+
+/// The city's English name: MaxMind's `city.names.en`, or DB-IP's flat `city`.
+fn city_at(found: &maxminddb::LookupResult<'_, Bytes>) -> Option<String> {
+    text_at(found, &maxminddb::path!["city", "names", "en"]).or_else(|| text_at(found, &maxminddb::path!["city"]))
 }
 
 /// A non-blank text field of a lookup result.

@@ -39,9 +39,6 @@ impl ApiError {
     pub fn not_found() -> Self {
         Self::new(StatusCode::NOT_FOUND, "Not found")
     }
-    pub fn not_implemented() -> Self {
-        Self::new(StatusCode::NOT_IMPLEMENTED, "Not implemented yet")
-    }
     pub fn field(status: StatusCode, message: &str, field: &str, problem: &str) -> Self {
         let mut e = Self::new(status, message);
         e.errors.insert(field.into(), problem.into());

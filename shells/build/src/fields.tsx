@@ -35,6 +35,36 @@ export function TextField({ id, label, hint, error, className, ...input }: Commo
   );
 }
 
+/** An emailed sign-in or confirmation code: six digits. */
+export const CODE_PATTERN = /^\d{6}$/;
+
+/**
+ * The field for an emailed 6-digit code: digits only (anything else typed is dropped, at most
+ * six), the phone's number pad, the code offered from the message (one-time-code), read left to
+ * right on every page.
+ */
+export function CodeField({
+  value,
+  onDigits,
+  ...field
+}: Common & Omit<InputHTMLAttributes<HTMLInputElement>, 'value' | 'onChange'> & { value: string; onDigits: (code: string) => void }) {
+  return (
+    <TextField
+      {...field}
+      name="code"
+      type="text"
+      inputMode="numeric"
+      autoComplete="one-time-code"
+      pattern="[0-9]*"
+      maxLength={6}
+      required
+      dir="ltr"
+      value={value}
+      onChange={(e) => onDigits(e.target.value.replace(/\D/g, '').slice(0, 6))}
+    />
+  );
+}
+
 /** A labelled select whose hint and error are tied to it. */
 export function SelectField({
   id,

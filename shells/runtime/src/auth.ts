@@ -218,10 +218,7 @@ export function takeUrlToken(loc: Location = window.location): UrlToken | null {
 export async function exchangeToken(token: string): Promise<SessionResponse> {
   authStore.set({ loading: true });
   try {
-    const res = await http<SessionResponse>('/api/auth/exchange', { method: 'POST', body: { token }, token: null });
-    if (!res || !setSession(res.token)) throw new Error('Invalid session token');
-    activityStore.set({ activity: res.activity ?? null });
-    return res;
+    return signedIn(await http<SessionResponse>('/api/auth/exchange', { method: 'POST', body: { token }, token: null }));
   } catch (err) {
     endSession();
     throw err;
@@ -239,7 +236,11 @@ export const activityStore = createStore<{ activity: SignInActivity | null }>({ 
 
 /** POST /api/auth/verify with the emailed 6-digit code; signs in on success, rejects otherwise. */
 export async function verifyCode(email: string, code: string): Promise<SessionResponse> {
-  const res = await http<SessionResponse>('/api/auth/verify', { method: 'POST', body: { email, code }, token: null });
+  return signedIn(await http<SessionResponse>('/api/auth/verify', { method: 'POST', body: { email, code }, token: null }));
+}
+
+/** A sign-in's answer (link or code): its session is started and its check-in or sign-up kept. */
+function signedIn(res: SessionResponse | null | undefined): SessionResponse {
   if (!res || !setSession(res.token)) throw new Error('Invalid session token');
   activityStore.set({ activity: res.activity ?? null });
   return res;

@@ -95,6 +95,17 @@ export async function storesNear(here: Pick<Here, 'latitude' | 'longitude'> | nu
   return r.locations;
 }
 
+/** The brand's stores nearest first from wherever the member is (`locate`), by name when no position can be had. */
+export async function storesAroundMe(signal?: AbortSignal): Promise<{ here: Here | null; stores: StoreLocation[] }> {
+  let here: Here | null = null;
+  try {
+    here = await locate({ signal });
+  } catch {
+    /* no position at all: the stores without distances */
+  }
+  return { here, stores: await storesNear(here, signal) };
+}
+
 /** A store's page in the portal (spec 2: /loc/{handle}). */
 export function storePath(handle: string): string {
   return `/loc/${encodeURIComponent(handle)}`;
@@ -130,11 +141,14 @@ export type Hours = Partial<Record<Weekday, [string, string][]>>;
 
 /** The store's local weekday and minutes since midnight at `now`. */
 export function localTime(timeZone: string, now: Date): { day: Weekday; minutes: number } {
+  const partsIn = (zone: string) =>
+    new Intl.DateTimeFormat('en-GB', { timeZone: zone, weekday: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(now);
   let parts: Intl.DateTimeFormatPart[];
   try {
-    parts = new Intl.DateTimeFormat('en-GB', { timeZone, weekday: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(now);
+    parts = partsIn(timeZone);
   } catch {
-    parts = new Intl.DateTimeFormat('en-GB', { timeZone: 'Australia/Melbourne', weekday: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(now);
+    // An unknown zone: the default one (spec 9), as the server counts a visit's day.
+    parts = partsIn('Australia/Melbourne');
   }
   const get = (t: string) => parts.find((p) => p.type === t)?.value ?? '';
   const day = get('weekday').slice(0, 3).toLowerCase() as Weekday;

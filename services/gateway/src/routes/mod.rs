@@ -43,9 +43,6 @@ pub fn add_common_responses(doc: &mut utoipa::openapi::OpenApi) {
         for (method, op) in ops {
             let Some(op) = op else { continue };
             let responses = &mut op.responses.responses;
-            if responses.contains_key("501") {
-                continue;
-            }
             let params = op.parameters.as_deref().unwrap_or_default();
             let has = |place: ParameterIn| params.iter().any(|p| p.parameter_in == place);
             let signed_in = op.security.as_ref().is_some_and(|s| !s.is_empty());

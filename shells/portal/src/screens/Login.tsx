@@ -47,7 +47,8 @@ export function embedFields(): Pick<AuthRequest, 'iFrame' | 'urlPath'> {
   return referrer ? { iFrame: true, urlPath: referrer } : { iFrame: true };
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** What an email address must look like before it is sent (the server has the last word). */
+export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const CODE = /^\d{6}$/;
 
 export function Login() {

@@ -12,10 +12,8 @@ import {
   type MessageResponse,
   type Profile,
 } from '@portal/runtime';
-import { embedFields } from '../screens/Login';
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const CODE = /^\d{6}$/;
+import { CODE_PATTERN, CodeField } from '@portal/build/src/fields';
+import { EMAIL, embedFields } from '../screens/Login';
 
 /**
  * What a check-in or event sign-up adds to the sign-in request (spec 7, POST /api/auth). The
@@ -137,7 +135,7 @@ export function ActivitySignIn({ id, title, intro, submitLabel, redirect, fields
   const submitCode = async (e: FormEvent) => {
     e.preventDefault();
     setCodeError(null);
-    if (!CODE.test(code)) {
+    if (!CODE_PATTERN.test(code)) {
       setCodeError(t('signIn.codeFormat'));
       return;
     }
@@ -182,23 +180,7 @@ export function ActivitySignIn({ id, title, intro, submitLabel, redirect, fields
           <BdiTrans ns="stores" k="signIn.codeSent" values={{ email: email.trim() }} />
         </p>
         <form onSubmit={submitCode} noValidate>
-          <div className="field">
-            <label htmlFor={`${id}-code`}>{t('signIn.codeLabel')}</label>
-            <input
-              id={`${id}-code`}
-              name="code"
-              type="text"
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              maxLength={6}
-              dir="ltr"
-              value={code}
-              onChange={(e) => setCode(e.target.value.replace(/\D/g, '').slice(0, 6))}
-              aria-invalid={codeError ? true : undefined}
-              aria-describedby={`${id}-code-error`}
-            />
-            <FieldError id={`${id}-code-error`} message={codeError} />
-          </div>
+          <CodeField id={`${id}-code`} label={t('signIn.codeLabel')} error={codeError ?? undefined} value={code} onDigits={setCode} />
           <button type="submit" className="btn" disabled={verifying}>
             {verifying ? t('signIn.verifying') : t('signIn.codeSubmit')}
           </button>

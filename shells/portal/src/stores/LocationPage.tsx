@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorState, Loading, activityStore, screenView, track, useLanguage, useStore, type StoreLocation } from '@portal/runtime';
-import { directionsUrl, findStore, locate, storePath, storesNear, zoneName, type Here } from '@portal/runtime/geolocation';
+import { directionsUrl, findStore, storePath, storesAroundMe, zoneName, type Here } from '@portal/runtime/geolocation';
 import { ActivitySignIn } from './ActivitySignIn';
 import { Distance, HoursTable, OpenNow, PositionNote, StoreItem } from './bits';
 
@@ -31,14 +31,8 @@ export function LocationPage({ path, search }: { path: string; search: string })
 
   const load = useCallback(async (signal?: AbortSignal) => {
     setState({ phase: 'loading' });
-    let here: Here | null = null;
     try {
-      here = await locate({ signal });
-    } catch {
-      /* no position at all: the store without a distance */
-    }
-    try {
-      setState({ phase: 'ready', here, stores: await storesNear(here, signal) });
+      setState({ phase: 'ready', ...(await storesAroundMe(signal)) });
     } catch (error) {
       if (!signal?.aborted) setState({ phase: 'failed', error });
     }

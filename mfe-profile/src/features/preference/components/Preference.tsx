@@ -54,7 +54,7 @@ function StorePicker({ profile, readOnly }: { profile: Profile; readOnly: boolea
   const { saved, draft, setDraft, reset } = useDraft(current, (a, b) => a !== b);
   const { ref, errors, fromError, clear } = useServerErrors<HTMLFormElement>();
   const save = useSaveAttribute('preference:store');
-  const list = locations.data?.locations ?? [];
+  const list = locations.data?.stores ?? [];
 
   const submit = (e: FormEvent) => {
     e.preventDefault();

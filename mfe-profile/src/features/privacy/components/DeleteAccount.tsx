@@ -2,12 +2,10 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useMutation } from '@tanstack/react-query';
 import { BdiTrans, addToast, isHttpError, logout, postNativeAction, track } from '@portal/runtime';
-import { SubmitButton, TextField } from '@portal/build/src/fields';
+import { CODE_PATTERN, CodeField, SubmitButton } from '@portal/build/src/fields';
 import { WriteButton } from '@portal/build/src/offline';
 import { useServerErrors } from '../../../lib/form';
 import { deleteAccount, sendDeleteCode } from '../api/privacy';
-
-const CODE = /^\d{6}$/;
 
 /**
  * Delete my account, confirmed with a fresh emailed code: POST /api/privacy/delete/code, then
@@ -74,7 +72,7 @@ export function DeleteAccount() {
     e.preventDefault();
     if (remove.isPending || done.current) return;
     clear();
-    if (!CODE.test(code)) {
+    if (!CODE_PATTERN.test(code)) {
       setFormatError(t('privacy.delete.codeFormat'));
       setFormatRefusals((n) => n + 1);
       return;
@@ -105,20 +103,12 @@ export function DeleteAccount() {
         </WriteButton>
       ) : (
         <form ref={ref} onSubmit={submit} noValidate aria-labelledby={`${id}-title`} className="privacy-delete__form">
-          <TextField
+          <CodeField
             id={codeId}
-            name="code"
             label={t('privacy.delete.codeLabel')}
             error={formatError ?? errors.code}
             value={code}
-            onChange={(e) => setCode(e.target.value.replace(/\D/g, '').slice(0, 6))}
-            type="text"
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            pattern="[0-9]*"
-            maxLength={6}
-            required
-            dir="ltr"
+            onDigits={setCode}
             className="privacy-delete__code"
           />
           <div className="privacy-delete__actions">
