@@ -88,10 +88,23 @@ const lazyCatalogs: BackendModule = {
 
 let initialised = false;
 let pending: Promise<void> = Promise.resolve();
+// While a page drawn ahead of time hydrates (holdLanguage): the language chosen meanwhile.
+let holding = false;
+let held: Language | null = null;
 
 /** The single language switch; unsupported codes are ignored (returns false). */
 export function setLanguage(lang: string): boolean {
   if (!isLanguage(lang)) return false;
+  if (holding) {
+    held = lang;
+    try {
+      localStorage.setItem(LANGUAGE_KEY, lang);
+    } catch {
+      /* ignore */
+    }
+    return true;
+  }
+  held = null;
   // i18next switches once that language's catalogs are in (see languageReady()).
   pending = i18n.changeLanguage(lang).then(
     () => undefined,
@@ -104,6 +117,30 @@ export function setLanguage(lang: string): boolean {
     /* ignore */
   }
   return true;
+}
+
+/**
+ * Keeps the page in its first language (English: the shell's build draws its pages in it) until
+ * the returned function is called, so that React hydrates that HTML with the same text. Meanwhile
+ * setLanguage (and initI18n) only remember the choice. Releasing applies the last one once its
+ * catalogs are in, so the text and the page's direction (`lang`, `dir`) change together; the
+ * promise settles when it has.
+ */
+export function holdLanguage(): () => Promise<void> {
+  holding = true;
+  let released = false;
+  return async () => {
+    if (released) return;
+    released = true;
+    holding = false;
+    const lang = held;
+    if (!lang) return;
+    if (lang !== i18n.language) {
+      await new Promise<void>((resolve) => void i18n.loadLanguages(lang, () => resolve()));
+    }
+    // Unless another language was chosen while the catalogs came.
+    if (held === lang) setLanguage(lang);
+  };
 }
 
 /** Resolves when the catalogs of the current language for every registered namespace are in. */

@@ -7,8 +7,8 @@
 const page = globalThis as { __portalRuntimeInstances?: number };
 page.__portalRuntimeInstances = (page.__portalRuntimeInstances ?? 0) + 1;
 
-export { createStore, useStore, type Store } from './store';
-export { authStore, type AuthState, type ImpersonatedProfile } from './auth-store';
+export { createStore, useStore, useBrowserValue, useDrawn, DrawnAhead, type Store } from './store';
+export { authStore, SIGNED_OUT, type AuthState, type ImpersonatedProfile } from './auth-store';
 export {
   initAuth,
   validateToken,
@@ -49,6 +49,7 @@ export {
   i18n,
   initI18n,
   setLanguage,
+  holdLanguage,
   languageReady,
   registerCatalogs,
   catalogsFrom,
@@ -97,7 +98,7 @@ export {
 } from './bridge';
 export { LOCATION_EVENT } from './router';
 export { NATIVE_ACTIONS, nativeActions, nativeActionAvailable, postNativeAction, type NativeAction } from './native-bridge';
-export { usePathname, useSearch, navigate, matchPath, Link, Routes, type RouteDef } from './router';
+export { usePathname, useSearch, navigate, matchPath, setServerLocation, Link, Routes, type RouteDef } from './router';
 export { Loading, ErrorState, FieldError } from './ui';
 export { Bdi, BdiTrans, isolateValues } from './bidi';
 export { RemoteParcel, setParcelMounter, type ParcelMounter, type ParcelHandle, type ParcelProps } from './parcels';

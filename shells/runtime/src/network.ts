@@ -2,9 +2,11 @@ import { createStore } from './store';
 
 export const NETWORK_POLL_MS = 3000;
 
-export const networkStore = createStore<{ online: boolean }>({
-  online: typeof navigator === 'undefined' ? true : navigator.onLine !== false,
-});
+// A page drawn ahead of time shows the portal online; the browser's state follows on hydration.
+export const networkStore = createStore<{ online: boolean }>(
+  { online: typeof navigator === 'undefined' ? true : navigator.onLine !== false },
+  { online: true },
+);
 
 /** One availability probe; only a failed request (no answer at all) counts as offline. */
 export async function probeNetwork(): Promise<boolean> {

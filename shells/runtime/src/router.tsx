@@ -1,5 +1,6 @@
 import { useEffect, useSyncExternalStore, type AnchorHTMLAttributes, type JSX, type MouseEvent } from 'react';
 import { screenView } from './analytics';
+import { useDrawn } from './store';
 
 // A tiny router shared by the shell and the MFEs: path state from the History API.
 // single-spa patches pushState, so navigate() also drives single-spa's rerouting.
@@ -18,12 +19,26 @@ function subscribe(cb: () => void): () => void {
 const getPath = () => window.location.pathname;
 const getSearch = () => window.location.search;
 
+// The address a page drawn ahead of time was drawn for (the shell's build renders its pages to
+// HTML): what the router gives while that page is rendered and hydrated (see DrawnAhead).
+let serverPath = '/';
+let serverSearch = '';
+const hasWindow = () => typeof window !== 'undefined';
+
+/** The address a page drawn ahead of time shows (see usePathname). */
+export function setServerLocation(pathname: string, search = ''): void {
+  serverPath = pathname;
+  serverSearch = search;
+}
+
 export function usePathname(): string {
-  return useSyncExternalStore(subscribe, getPath, getPath);
+  const path = useSyncExternalStore(subscribe, getPath, () => (hasWindow() ? getPath() : serverPath));
+  return useDrawn() ? serverPath : path;
 }
 
 export function useSearch(): string {
-  return useSyncExternalStore(subscribe, getSearch, getSearch);
+  const search = useSyncExternalStore(subscribe, getSearch, () => (hasWindow() ? getSearch() : serverSearch));
+  return useDrawn() ? serverSearch : search;
 }
 
 export function navigate(to: string, options: { replace?: boolean } = {}): void {

@@ -1,14 +1,25 @@
-import { useSyncExternalStore } from 'react';
+import { createContext, useContext, useSyncExternalStore } from 'react';
 
 export interface Store<T> {
   get(): T;
   set(next: Partial<T> | ((prev: T) => T)): void;
   subscribe(listener: (state: T) => void): () => void;
+  /**
+   * The state a page drawn ahead of time shows (the shell's build renders its pages to HTML with
+   * React's server renderer): what useStore gives while that HTML is rendered and hydrated (see
+   * DrawnAhead). The state the store was created with, unless set otherwise.
+   */
+  getServerState(): T;
+  setServerState(state: T): void;
 }
 
-/** Minimal observable store; React reads it through useStore. */
-export function createStore<T extends object>(initial: T): Store<T> {
+/**
+ * Minimal observable store; React reads it through useStore. `server`: the state a page drawn
+ * ahead of time shows, when the initial state depends on the browser (e.g. `navigator.onLine`).
+ */
+export function createStore<T extends object>(initial: T, server: T = initial): Store<T> {
   let state = initial;
+  let serverState = server;
   const listeners = new Set<(state: T) => void>();
   return {
     get: () => state,
@@ -20,9 +31,40 @@ export function createStore<T extends object>(initial: T): Store<T> {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    getServerState: () => serverState,
+    setServerState(next) {
+      serverState = next;
+    },
   };
 }
 
+/**
+ * True inside a tree that draws the state its HTML was drawn in ahead of time: the shell's build
+ * renders its pages with it, and the client hydrates them with it, then sets it to false in a
+ * transition (rendered in slices, never one long task) to draw the current state in place.
+ * Stores give their server state (useStore), the router the address the page was drawn for, and
+ * useBrowserValue its server value, so the hydrating render matches the HTML. Effects that act on
+ * the current state (a fetch, a screen view) wait until it is false (useDrawn).
+ */
+export const DrawnAhead = createContext(false);
+
+/** Whether this render draws the page as it was drawn ahead of time (see DrawnAhead). */
+export function useDrawn(): boolean {
+  return useContext(DrawnAhead);
+}
+
+/** The store's state; its server state while drawn ahead of time (DrawnAhead). */
 export function useStore<T extends object>(store: Store<T>): T {
-  return useSyncExternalStore(store.subscribe, store.get, store.get);
+  // Hydration reads the current state too (getServerSnapshot = get), so React never has to
+  // re-render synchronously for a store that changed since the HTML was drawn.
+  const state = useSyncExternalStore(store.subscribe, store.get, store.get);
+  return useDrawn() ? store.getServerState() : state;
+}
+
+/**
+ * A value only the browser knows (storage, the native wrapper's bridge) for rendering: `server`
+ * while drawn ahead of time (DrawnAhead), `read()` otherwise.
+ */
+export function useBrowserValue<T>(read: () => T, server: T): T {
+  return useDrawn() ? server : read();
 }
