@@ -29,6 +29,13 @@ pub enum AuthError {
     /// `NotFound` (404)
     #[error("{0}")]
     NotFound(&'static str),
+    /// `Unauthenticated` (401)
+    #[error("{0}")]
+    Unauthenticated(&'static str),
+    /// `PermissionDenied` (403) with `errors.session: reauthenticate`: a step that needs a sign-in
+    /// within the last 15 minutes
+    #[error("{0}")]
+    Reauthenticate(&'static str),
     /// `FailedPrecondition` (409): a step that needs another one first
     #[error("{0}")]
     Precondition(&'static str),
@@ -61,7 +68,12 @@ impl From<AuthError> for Status {
         let msg = e.to_string();
         match e {
             AuthError::Fields(ref f) => portal_common::error::invalid_fields(&msg, f),
-            AuthError::LinkUnusable | AuthError::CodeWrong | AuthError::NotSignedIn => Status::unauthenticated(msg),
+            AuthError::LinkUnusable | AuthError::CodeWrong | AuthError::NotSignedIn | AuthError::Unauthenticated(_) => Status::unauthenticated(msg),
+            AuthError::Reauthenticate(_) => portal_common::error::field_status(
+                Code::PermissionDenied,
+                &msg,
+                &BTreeMap::from([("session".to_string(), portal_common::identity::REAUTHENTICATE_FIELD.to_string())]),
+            ),
             AuthError::CodeLocked | AuthError::RateLimited => Status::new(Code::ResourceExhausted, msg),
             AuthError::Forbidden(_) | AuthError::DevOnly => Status::permission_denied(msg),
             AuthError::NotFound(_) => Status::not_found(msg),

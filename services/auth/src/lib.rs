@@ -7,8 +7,10 @@ mod activity;
 mod delivery;
 mod device;
 mod error;
+mod email_change;
 mod keys;
 mod links;
+mod live;
 mod outbox;
 mod privacy;
 mod redirect;
@@ -42,7 +44,9 @@ pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
 pub const LINK_SENT: &str = "If that address has an account, a sign-in link is on its way.";
 /// The answer to every code request, whether or not the address has an account.
 pub const CODE_SENT: &str = "If that address has an account, a sign-in code is on its way.";
-pub const REGISTERED: &str = "Your account has been created. We've emailed you a link to sign in.";
+/// The answer to every registration that passes the field checks, whether or not the address
+/// already has an account (its mailbox is told which).
+pub const REGISTERED: &str = "Check your inbox: we've emailed you a link to finish signing up.";
 
 /// Wrong guesses allowed per code; the next attempt locks it.
 pub const MAX_CODE_ATTEMPTS: i64 = 5;
@@ -160,7 +164,7 @@ impl Inner {
     }
 
     async fn account(&self, email: &Email) -> Result<Option<Account>, AuthError> {
-        let staff = sqlx::query("SELECT id, name FROM staff_users WHERE tenant = $1 AND email = $2")
+        let staff = sqlx::query("SELECT id, name FROM staff_users WHERE tenant = $1 AND LOWER(email) = $2")
             .bind(&self.settings.tenant)
             .bind(email.as_str())
             .fetch_optional(&self.db.pool)
@@ -192,11 +196,12 @@ impl Inner {
         Ok(self.keys.read().unwrap().signer.sign(claims)?)
     }
 
-    fn session(&self, pid: &str, staff: bool, exp: i64, act: Option<Actor>) -> Result<(String, Claims), AuthError> {
+    fn session(&self, pid: &str, staff: bool, exp: i64, auth_time: i64, act: Option<Actor>) -> Result<(String, Claims), AuthError> {
         let claims = Claims {
             pid: pid.to_string(),
             exp,
             iat: Self::now(),
+            auth_time,
             jti: portal_common::new_id("ses_"),
             typ: token::TYPE_SESSION.into(),
             staff,
@@ -208,10 +213,18 @@ impl Inner {
     }
 
     /// A member's (or staff user's own) session, recorded for "My sessions" with where it came
-    /// from. `signed_in_at`: when the sign-in happened (a swapped token keeps its original).
-    async fn issue_session(&self, pid: &str, staff: bool, origin: &sessions::Origin, signed_in_at: Option<i64>) -> Result<(String, Claims), AuthError> {
-        let (t, c) = self.session(pid, staff, Self::now() + self.settings.session_ttl_secs, None)?;
-        privacy::record_session(self, &c, signed_in_at.unwrap_or(c.iat), origin).await?;
+    /// from. `auth_time`: when the member really signed in, now unless this renews a session (a
+    /// renewal keeps the original, and so the original's absolute end).
+    async fn issue_session(&self, pid: &str, staff: bool, origin: &sessions::Origin, auth_time: Option<i64>) -> Result<(String, Claims), AuthError> {
+        let now = Self::now();
+        let auth_time = auth_time.unwrap_or(now).min(now);
+        let exp = auth_time + self.settings.session_ttl_secs.max(1);
+        if exp <= now {
+            return Err(AuthError::LinkUnusable);
+        }
+        let (t, c) = self.session(pid, staff, exp, auth_time, None)?;
+        privacy::record_session(self, &c, auth_time, origin, None).await?;
+        self.mark_live(&c.jti, c.exp).await?;
         Ok((t, c))
     }
 
@@ -242,6 +255,10 @@ impl Inner {
     }
 
     async fn send_link(&self, acct: &Account, email: &Email, redirect: &str, pending: &Pending, target: &LinkTarget) -> Result<(), AuthError> {
+        self.send_link_with(acct, email, redirect, pending, target, LinkText::SignIn).await
+    }
+
+    async fn send_link_with(&self, acct: &Account, email: &Email, redirect: &str, pending: &Pending, target: &LinkTarget, kind: LinkText) -> Result<(), AuthError> {
         let now = Self::now();
         let ttl = self.ttl();
         let jti = portal_common::new_id("lnk_");
@@ -255,18 +272,31 @@ impl Inner {
             tenant: self.settings.tenant.clone(),
             redirect: Some(redirect.to_string()),
             act: None,
+            auth_time: 0,
         };
         let link_token = self.sign(&claims)?;
         let record = serde_json::to_vec(pending).map_err(anyhow::Error::from)?;
         self.kv.set(&link_key(&jti), &record, Some(Duration::from_secs(ttl as u64))).await?;
         let link = target.url(&link_token, redirect);
-        let text = format!(
-            "{}\n\nUse the link below to sign in to your account. It works once and expires in {} minutes.\n\n{link}\n\nIf you didn't ask to sign in, you can ignore this email.",
-            Self::greeting(&acct.first_name),
-            (ttl / 60).max(1)
-        );
+        let minutes = (ttl / 60).max(1);
+        let text = match kind {
+            LinkText::SignIn => format!(
+                "{}\n\nUse the link below to sign in to your account. It works once and expires in {minutes} minutes.\n\n{link}\n\nIf you didn't ask to sign in, you can ignore this email.",
+                Self::greeting(&acct.first_name),
+            ),
+            LinkText::AlreadyMember => format!(
+                "{}\n\nSomeone asked to create an account with this email address, but you already have one. Use the link below to sign in to it. It works once and expires in {minutes} minutes.\n\n{link}\n\nIf you didn't ask for this, you can ignore this email.",
+                Self::greeting(&acct.first_name),
+            ),
+        };
         self.delivery.email(&Outgoing { to: email.as_str(), subject: "Your sign-in link", text: &text, link: &link }).await?;
         Ok(())
+    }
+
+    /// Someone asked to register an address that has an account: its mailbox gets a sign-in link
+    /// instead, saying so.
+    async fn send_existing_account_link(&self, acct: &Account, email: &Email, redirect: &str) -> Result<(), AuthError> {
+        self.send_link_with(acct, email, redirect, &Pending::default(), &LinkTarget::portal(&self.public_url), LinkText::AlreadyMember).await
     }
 
     async fn log_access(&self, profile_id: &str, staff_id: &str, staff_name: &str, action: &str, reason: &str) -> Result<(), AuthError> {
@@ -314,15 +344,25 @@ impl Inner {
         Ok((c, name))
     }
 
-    async fn revoke(&self, jti: &str, exp: i64) -> Result<(), AuthError> {
-        let left = (exp - Self::now()).max(1) as u64;
-        self.kv.set(&token::revoked_key(jti), b"1", Some(Duration::from_secs(left))).await?;
-        Ok(())
-    }
+}
+
+/// Which sign-in email to write.
+enum LinkText {
+    SignIn,
+    /// To an address someone tried to register again.
+    AlreadyMember,
 }
 
 /// The reason shown for a staff view that ended because its time ran out.
 const EXPIRED_VIEW: &str = "The viewing time ran out";
+/// The reason shown for a staff view that ended with the staff user's own session.
+const STAFF_SIGNED_OUT: &str = "The staff member signed out";
+/// The reason shown for a staff view the member ended.
+const MEMBER_ENDED_VIEW: &str = "You ended this view";
+/// The reason shown for staff views ended because the member deleted their account.
+const ACCOUNT_DELETED: &str = "The account was deleted";
+/// The reason shown for staff views ended by a change of the member's sign-in address.
+const EMAIL_CHANGED: &str = "Your sign-in address changed";
 
 fn link_key(jti: &str) -> String {
     format!("link:{}", token::hash_hex(jti))
@@ -398,17 +438,21 @@ impl AuthService for Auth {
             }
             Err(session) => {
                 // A session token handed over in a URL (native wrapper): swap it for a fresh one
-                // and revoke it, so the copy in the URL is worthless. Impersonations cannot be extended.
+                // and end it, so the copy in the URL is worthless. The fresh token is the same
+                // sign-in: its `auth_time` and absolute end are the original's, so swapping never
+                // extends a session nor passes for a recent sign-in. Impersonations can't be swapped.
                 if session.is_impersonation() {
                     return Err(AuthError::Forbidden("An impersonation session cannot be extended").into());
                 }
-                if !inner.kv.set_nx(&token::revoked_key(&session.jti), b"1", Some(Duration::from_secs((session.exp - now).max(1) as u64))).await? {
+                let (holder, auth_time) = sessions::holder(&inner.db, &session.jti, now).await.map_err(AuthError::from)?.ok_or(AuthError::LinkUnusable)?;
+                if holder != session.pid || !matches!(inner.check_session(&session.jti).await?, sessions::State::Live { .. }) {
                     return Err(AuthError::LinkUnusable.into());
                 }
-                // The fresh token replaces the old one's record: same sign-in, new device view.
-                let signed_in_at = sessions::signed_in_at(&inner.db, &session.jti).await.map_err(AuthError::from)?;
-                sessions::mark_revoked(&inner.db, &session.jti, now).await.map_err(AuthError::from)?;
-                let (t, c) = inner.issue_session(&session.pid, session.staff, &from, signed_in_at).await?;
+                // Of concurrent swaps of one token, one ends it and gets the fresh token.
+                if !inner.end_session(&session.jti).await? {
+                    return Err(AuthError::LinkUnusable.into());
+                }
+                let (t, c) = inner.issue_session(&session.pid, session.staff, &from, Some(auth_time)).await?;
                 Ok(Response::new(pb::SessionToken { token: t, expiry: c.exp, profile_id: c.pid, staff: c.staff, redirect: "/home".into(), activity: None }))
             }
         }
@@ -436,8 +480,9 @@ impl AuthService for Auth {
         let ip = Caller::client_ip(req.metadata());
         let email = parse_email(&req.into_inner().email)?;
         self.inner.limit("availability", Some(email.as_str()), ip.as_deref(), 2).await?;
-        let taken = self.inner.account(&email).await?.is_some();
-        Ok(Response::new(pb::CheckAvailabilityResponse { available: !taken }))
+        // Whether the address has an account is told to its mailbox only (by Register), never
+        // here: every valid address can be used to register.
+        Ok(Response::new(pb::CheckAvailabilityResponse { available: true }))
     }
 
     #[tracing::instrument(skip_all)]
@@ -522,45 +567,57 @@ impl AuthService for Auth {
         if let Ok(e) = &email {
             inner.limit("register", Some(e.as_str()), ip.as_deref(), 1).await?;
         }
+        // A staff address is never a member's; it gets nothing, and the answer is the same.
+        let staff = match &email {
+            Ok(e) => inner.staff_name_by_email(e).await?.is_some(),
+            Err(_) => false,
+        };
+        // The profile service checks the other fields, whatever the address.
         let created = inner
             .profiles
             .clone()
             .create_profile(profile_pb::CreateProfileRequest {
-                email: email.as_ref().map(|e| e.to_string()).unwrap_or_default(),
+                email: if staff { String::new() } else { email.as_ref().map(|e| e.to_string()).unwrap_or_default() },
                 first_name: r.first_name,
                 last_name: r.last_name,
                 phone: r.phone,
                 birth_date: r.birth_date,
+                dry_run: staff || email.is_err(),
             })
             .await;
-        // Report an email problem together with the profile's own field problems.
-        let profile_id = match (email.as_ref(), created) {
-            (Ok(_), Ok(res)) => res.into_inner().profile_id,
-            (Err(m), Ok(_)) => return Err(AuthError::field("email", m).into()),
+        let answer = || Ok(Response::new(pb::RegisterResponse { message: REGISTERED.into(), profile_id: String::new() }));
+        let redirect = safe_redirect(&r.redirect);
+        match (email, created) {
             (Err(m), Err(s)) if s.code() == tonic::Code::InvalidArgument => {
                 let mut f = portal_common::error::field_errors(&s);
                 f.insert("email".into(), m.to_string());
-                return Err(AuthError::Fields(f).into());
+                Err(AuthError::Fields(f).into())
             }
-            (Err(m), Err(_)) => return Err(AuthError::field("email", m).into()),
-            (Ok(_), Err(s)) => return Err(s),
-        };
-        let email = email.map_err(|m| AuthError::field("email", m))?;
-        if inner.staff_name_by_email(&email).await?.is_some() {
-            return Err(AuthError::field("email", "This address cannot be used").into());
+            (Err(m), _) => Err(AuthError::field("email", m).into()),
+            (Ok(_), Ok(_)) if staff => answer(),
+            (Ok(email), Ok(res)) => {
+                let acct = Account { id: res.into_inner().profile_id, first_name: String::new(), phone: String::new(), staff: false };
+                inner.send_link(&acct, &email, &redirect, &Pending::default(), &LinkTarget::portal(&inner.public_url)).await?;
+                answer()
+            }
+            // Already a member: their mailbox is told, with a way in; the answer is the same.
+            (Ok(email), Err(s)) if s.code() == tonic::Code::AlreadyExists => {
+                if let Some(acct) = inner.account(&email).await? {
+                    inner.send_existing_account_link(&acct, &email, &redirect).await?;
+                }
+                answer()
+            }
+            (Ok(_), Err(s)) => Err(s),
         }
-        let acct = Account { id: profile_id.clone(), first_name: String::new(), phone: String::new(), staff: false };
-        inner.send_link(&acct, &email, &safe_redirect(&r.redirect), &Pending::default(), &LinkTarget::portal(&inner.public_url)).await?;
-        Ok(Response::new(pb::RegisterResponse { message: REGISTERED.into(), profile_id }))
     }
 
     #[tracing::instrument(skip_all)]
     async fn logout(&self, req: Request<pb::LogoutRequest>) -> Result<Response<pb::LogoutResponse>, Status> {
         let c = Caller::from_metadata(req.metadata()).map_err(|_| AuthError::NotSignedIn)?;
-        let (jti, exp) = (c.token_id.clone().ok_or(AuthError::NotSignedIn)?, c.token_exp.ok_or(AuthError::NotSignedIn)?);
-        self.inner.revoke(&jti, exp).await?;
-        sessions::mark_revoked(&self.inner.db, &jti, Inner::now()).await.map_err(AuthError::from)?;
-        if let Some(staff_id) = &c.actor {
+        let jti = c.token_id.clone().ok_or(AuthError::NotSignedIn)?;
+        // A staff user's own sign-out ends every view of a member's account it opened, too.
+        let ended = self.inner.end_session(&jti).await?;
+        if let (true, Some(staff_id)) = (ended, &c.actor) {
             let name = self.inner.staff_name(staff_id).await?.unwrap_or_default();
             self.inner.log_access_token(&c.profile_id, staff_id, &name, "stop", "", &jti, 0).await?;
         }
@@ -596,6 +653,7 @@ impl AuthService for Auth {
     async fn impersonate(&self, req: Request<pb::ImpersonateRequest>) -> Result<Response<pb::ImpersonationToken>, Status> {
         let inner = &self.inner;
         let (staff, staff_name) = inner.staff_caller(req.metadata()).await?;
+        let req_md = req.metadata().clone();
         let r = req.into_inner();
         let target = r.profile_id.trim().to_string();
         // The staff id comes from the staff token; a body value may only repeat it.
@@ -615,9 +673,18 @@ impl AuthService for Auth {
             inner.log_access(&target, &staff.profile_id, &staff_name, "attempt", "staff accounts cannot be impersonated").await?;
             return Err(AuthError::Forbidden("Staff accounts cannot be impersonated").into());
         }
+        // The view lives at most as long as the staff user's own session, which it names.
+        let parent = staff.token_id.clone().ok_or(AuthError::NotSignedIn)?;
+        let Some((_, parent_auth)) = sessions::holder(&inner.db, &parent, Inner::now()).await.map_err(AuthError::from)? else {
+            return Err(AuthError::NotSignedIn.into());
+        };
         let ttl = inner.settings.impersonation_ttl_secs.clamp(1, MAX_IMPERSONATION_TTL);
-        let act = Actor { sub: staff.profile_id.clone(), name: staff_name.clone() };
-        let (t, c) = inner.session(&summary.id, false, Inner::now() + ttl, Some(act))?;
+        let exp = (Inner::now() + ttl).min(staff.token_exp.unwrap_or(i64::MAX));
+        let act = Actor { sub: staff.profile_id.clone(), name: staff_name.clone(), sid: parent.clone() };
+        let (t, c) = inner.session(&summary.id, false, exp, parent_auth, Some(act))?;
+        let view = sessions::ViewOf { staff_id: &staff.profile_id, staff_name: &staff_name, parent_id: &parent };
+        privacy::record_session(inner, &c, c.iat, &origin(&req_md), Some(view)).await?;
+        inner.mark_live(&c.jti, c.exp).await?;
         inner.log_access_token(&summary.id, &staff.profile_id, &staff_name, "start", &r.reason, &c.jti, c.exp).await?;
         Ok(Response::new(pb::ImpersonationToken {
             token: t,
@@ -638,7 +705,7 @@ impl AuthService for Auth {
     #[tracing::instrument(skip_all)]
     async fn list_sessions(&self, req: Request<pb::ListSessionsRequest>) -> Result<Response<pb::ListSessionsResponse>, Status> {
         let c = privacy::owner(req.metadata())?;
-        Ok(Response::new(pb::ListSessionsResponse { sessions: self.inner.list_sessions(&c).await? }))
+        Ok(Response::new(self.inner.list_sessions(&c).await?))
     }
 
     #[tracing::instrument(skip_all)]
@@ -683,6 +750,37 @@ impl AuthService for Auth {
         Ok(Response::new(pb::EraseMemberResponse {}))
     }
 
+    async fn check_session(&self, req: Request<pb::CheckSessionRequest>) -> Result<Response<pb::CheckSessionResponse>, Status> {
+        use pb::check_session_response::State;
+        let state = match self.inner.check_session(req.get_ref().id.trim()).await? {
+            sessions::State::Live { .. } => State::Live,
+            sessions::State::Ended => State::Ended,
+            sessions::State::Expired => State::Expired,
+            sessions::State::Idle => State::Idle,
+        };
+        Ok(Response::new(pb::CheckSessionResponse { state: state as i32 }))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn start_email_change(&self, req: Request<pb::StartEmailChangeRequest>) -> Result<Response<pb::StartEmailChangeResponse>, Status> {
+        let c = Caller::from_metadata(req.metadata()).map_err(|_| AuthError::NotSignedIn)?;
+        let ip = Caller::client_ip(req.metadata());
+        Ok(Response::new(self.inner.start_email_change(&c, &req.get_ref().email, ip.as_deref()).await?))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn confirm_email_change(&self, req: Request<pb::ConfirmEmailChangeRequest>) -> Result<Response<pb::ConfirmEmailChangeResponse>, Status> {
+        let c = Caller::from_metadata(req.metadata()).map_err(|_| AuthError::NotSignedIn)?;
+        let ip = Caller::client_ip(req.metadata());
+        Ok(Response::new(self.inner.confirm_email_change(&c, &req.get_ref().code, ip.as_deref()).await?))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn undo_email_change(&self, req: Request<pb::UndoEmailChangeRequest>) -> Result<Response<pb::UndoEmailChangeResponse>, Status> {
+        let ip = Caller::client_ip(req.metadata());
+        Ok(Response::new(self.inner.undo_email_change(&req.get_ref().token, ip.as_deref()).await?))
+    }
+
     async fn rotate_signing_key(&self, _req: Request<pb::RotateSigningKeyRequest>) -> Result<Response<pb::GetVerificationKeysResponse>, Status> {
         let keys = keys::rotate(&self.inner.db).await.map_err(AuthError::Other)?;
         let res = keys_response(&keys);
@@ -692,8 +790,9 @@ impl AuthService for Auth {
 }
 
 impl Inner {
+    /// A staff user's name by address, in any case.
     async fn staff_name_by_email(&self, email: &Email) -> Result<Option<String>, AuthError> {
-        Ok(sqlx::query("SELECT name FROM staff_users WHERE tenant = $1 AND email = $2")
+        Ok(sqlx::query("SELECT name FROM staff_users WHERE tenant = $1 AND LOWER(email) = $2")
             .bind(&self.settings.tenant)
             .bind(email.as_str())
             .fetch_optional(&self.db.pool)

@@ -67,31 +67,43 @@ pub fn member_owner(md: &tonic::metadata::MetadataMap) -> Result<Caller, AuthErr
 }
 
 impl Inner {
-    pub(crate) async fn list_sessions(&self, c: &Caller) -> Result<Vec<pb::Session>, AuthError> {
-        Ok(sessions::live(&self.db, &c.profile_id, c.token_id.as_deref(), Self::now()).await?)
+    /// The caller's live sessions, and the live staff views of their account.
+    pub(crate) async fn list_sessions(&self, c: &Caller) -> Result<pb::ListSessionsResponse, AuthError> {
+        let (now, idle) = (Self::now(), self.settings.session_idle_secs.max(60));
+        Ok(pb::ListSessionsResponse {
+            sessions: sessions::live(&self.db, &c.profile_id, c.token_id.as_deref(), now, idle).await?,
+            staff_views: sessions::views(&self.db, &c.profile_id, now, idle).await?,
+        })
     }
 
-    /// Signs out one of the caller's live sessions; any other id is `NotFound`.
+    /// Signs out one of the caller's live sessions, or ends a staff view of their account; any
+    /// other id is `NotFound`.
     pub(crate) async fn revoke_session(&self, c: &Caller, id: &str) -> Result<(), AuthError> {
-        let now = Self::now();
-        let live = sessions::live(&self.db, &c.profile_id, None, now).await?;
-        let s = live.iter().find(|s| s.id == id).ok_or(AuthError::NotFound("No such session"))?;
-        self.revoke(&s.id, s.expires_at).await?;
-        sessions::mark_revoked(&self.db, &s.id, now).await?;
+        let listed = self.list_sessions(c).await?;
+        if listed.sessions.iter().any(|s| s.id == id) {
+            self.end_session(id).await?;
+            return Ok(());
+        }
+        let view = listed.staff_views.iter().find(|v| v.id == id).ok_or(AuthError::NotFound("No such session"))?;
+        if self.end_session(id).await? {
+            let staff_id = sqlx::query("SELECT staff_id FROM sessions WHERE id = $1").bind(id).fetch_one(&self.db.pool).await?.get::<String, _>("staff_id");
+            self.log_access_token(&c.profile_id, &staff_id, &view.staff_name, "stop", crate::MEMBER_ENDED_VIEW, id, 0).await?;
+        }
         Ok(())
     }
 
-    /// Signs out every live session of the caller but the calling one; how many.
+    /// Signs out every live session of the caller but the calling one; how many. Staff views of
+    /// the account are not sessions of the member's: they stay, listed apart.
     pub(crate) async fn revoke_others(&self, c: &Caller) -> Result<u32, AuthError> {
-        let now = Self::now();
+        let (now, idle) = (Self::now(), self.settings.session_idle_secs.max(60));
         let mut n = 0;
-        for s in sessions::live(&self.db, &c.profile_id, None, now).await? {
+        for s in sessions::live(&self.db, &c.profile_id, None, now, idle).await? {
             if Some(s.id.as_str()) == c.token_id.as_deref() {
                 continue;
             }
-            self.revoke(&s.id, s.expires_at).await?;
-            sessions::mark_revoked(&self.db, &s.id, now).await?;
-            n += 1;
+            if self.end_session(&s.id).await? {
+                n += 1;
+            }
         }
         Ok(n)
     }
@@ -184,10 +196,14 @@ impl Inner {
         if !record.confirmed {
             return Err(AuthError::Precondition("Confirm deleting your account with the emailed code first"));
         }
+        // Every other session ends first, staff views of the account included (their "stop"
+        // entries join the access log before it is anonymised); the calling one ends last.
+        self.end_sessions_of(pid, c.token_id.as_deref(), crate::ACCOUNT_DELETED).await?;
         // Staff access stays on the staff side of the record, under an id that leads nowhere;
         // what staff wrote about the member goes.
         let mut tx = self.db.begin().await?;
         sqlx::query("DELETE FROM sign_in_activity WHERE profile_id = $1").bind(pid).execute(&mut *tx).await?;
+        sqlx::query("DELETE FROM email_changes WHERE profile_id = $1").bind(pid).execute(&mut *tx).await?;
         sqlx::query("UPDATE access_log SET profile_id = $2, reason = '' WHERE profile_id = $1")
             .bind(pid)
             .bind(portal_common::new_id("anon_"))
@@ -206,16 +222,10 @@ impl Inner {
             }
         }
         self.kv.del(&format!("rl:erase-verify:a:{}", token::hash_hex(pid))).await?;
-        let now = Self::now();
-        for s in sessions::live(&self.db, pid, None, now).await? {
-            if Some(s.id.as_str()) != c.token_id.as_deref() {
-                self.revoke(&s.id, s.expires_at).await?;
-            }
+        if let Some(jti) = &c.token_id {
+            self.end_session(jti).await?;
         }
         sessions::forget(&self.db, pid).await?;
-        if let (Some(jti), Some(exp)) = (&c.token_id, c.token_exp) {
-            self.revoke(jti, exp).await?;
-        }
         self.kv.del(&format!("{key}:attempts")).await?;
         self.kv.del(&key).await?;
         Ok(())
@@ -254,9 +264,16 @@ impl Inner {
     }
 }
 
-/// Records a session just issued; `origin` is where the sign-in came from.
-pub(crate) async fn record_session(inner: &Inner, claims: &portal_common::token::Claims, signed_in_at: i64, origin: &Origin) -> Result<(), AuthError> {
-    let s = sessions::NewSession { id: &claims.jti, profile_id: &claims.pid, signed_in_at, expires_at: claims.exp };
+/// Records a session just issued; `origin` is where the sign-in came from, `staff` says whose
+/// view of the member's account it is, for a staff view.
+pub(crate) async fn record_session(
+    inner: &Inner,
+    claims: &portal_common::token::Claims,
+    signed_in_at: i64,
+    origin: &Origin,
+    staff: Option<sessions::ViewOf<'_>>,
+) -> Result<(), AuthError> {
+    let s = sessions::NewSession { id: &claims.jti, profile_id: &claims.pid, signed_in_at, expires_at: claims.exp, staff };
     sessions::record(&inner.db, &inner.geo, &s, origin).await?;
     Ok(())
 }

@@ -93,8 +93,11 @@ pub struct Settings {
     pub tenant_config: PathBuf,
     pub tenant: String,
     pub services: ServiceUrls,
-    /// Lifetime of a member session token.
+    /// Absolute lifetime of a session: counted from the real sign-in (`auth_time`), never
+    /// extended by a renewal.
     pub session_ttl_secs: i64,
+    /// A session unused for this long is over (the member signs in again).
+    pub session_idle_secs: i64,
     /// Lifetime of a one-time sign-in link or code (at most 600).
     pub link_ttl_secs: i64,
     /// Lifetime of a staff impersonation token (at most 3600).
@@ -210,6 +213,7 @@ impl Default for Settings {
             tenant: "demo".into(),
             services: ServiceUrls::default(),
             session_ttl_secs: 3600 * 8,
+            session_idle_secs: 3600 * 2,
             link_ttl_secs: 600,
             impersonation_ttl_secs: 3600,
             rate_limit: RateLimits::default(),

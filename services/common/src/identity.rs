@@ -16,9 +16,14 @@ pub const USER_AGENT: &str = "x-portal-user-agent";
 pub const TOKEN_ID: &str = "x-portal-jti";
 /// Unix seconds at which the caller's token expires.
 pub const TOKEN_EXP: &str = "x-portal-exp";
-/// Unix seconds at which the caller signed in (their token's `iat`), for steps that need a
-/// recent sign-in.
+/// Unix seconds at which the caller really signed in (their token's `auth_time`, unchanged by
+/// renewals), for steps that need a recent sign-in.
 pub const AUTH_TIME: &str = "x-portal-auth-time";
+
+/// How recent a sign-in must be for the steps that move points or change the sign-in address.
+pub const RECENT_SIGN_IN_SECS: i64 = 15 * 60;
+/// The `errors.session` value that tells the client to have the member sign in again.
+pub const REAUTHENTICATE_FIELD: &str = "reauthenticate";
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Caller {
@@ -47,6 +52,12 @@ impl Caller {
             token_exp: get(TOKEN_EXP).and_then(|v| v.parse().ok()),
             auth_time: get(AUTH_TIME).and_then(|v| v.parse().ok()),
         })
+    }
+
+    /// Whether the caller really signed in (link or code, not a renewal) within
+    /// `RECENT_SIGN_IN_SECS` of `now`.
+    pub fn signed_in_recently(&self, now: i64) -> bool {
+        self.auth_time.is_some_and(|t| t > 0 && now - t <= RECENT_SIGN_IN_SECS)
     }
 
     /// The caller's client IP, if the gateway passed one.

@@ -25,7 +25,14 @@ pub struct Claims {
     pub pid: String,
     /// Expiry, unix seconds.
     pub exp: i64,
+    /// When this token was minted, unix seconds. A renewed session's token is new: `iat` says
+    /// nothing about when the member proved who they are (`auth_time` does).
     pub iat: i64,
+    /// OpenID Connect's `auth_time`: when the member really signed in (link, code), unix seconds,
+    /// carried unchanged across renewals. Steps that need a recent sign-in read this, never
+    /// `iat`. 0 (a token from before it existed) counts as long ago.
+    #[serde(default)]
+    pub auth_time: i64,
     /// Unique id of this token, for single use and revocation.
     pub jti: String,
     /// `session` or `link`.
@@ -48,6 +55,10 @@ pub struct Actor {
     pub sub: String,
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub name: String,
+    /// The staff user's own session (its token id) that opened this view: the view lives only
+    /// as long as that session does.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub sid: String,
 }
 
 impl Claims {
@@ -60,9 +71,13 @@ impl Claims {
     }
 }
 
-/// KV key under which a revoked token id is kept until the token would have expired.
-pub fn revoked_key(jti: &str) -> String {
-    format!("revoked:{jti}")
+/// KV key (auth service scope) that says a session is live: present while it is neither signed
+/// out, nor expired, nor idle for too long; its value is when it was last confirmed (unix
+/// seconds, text). The auth service's `sessions` table is the record; this key is its cache,
+/// written by the auth service only, so an empty KV (a restart of the in-process store) loses
+/// nothing: a missing key is asked of the record again.
+pub fn live_key(jti: &str) -> String {
+    format!("live:{jti}")
 }
 
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -79,6 +94,9 @@ pub enum TokenError {
     WrongType,
     #[error("Token revoked")]
     Revoked,
+    /// Unused for longer than the idle timeout: over, like an expired one.
+    #[error("Session idle for too long")]
+    Idle,
     /// Whether the token was revoked could not be checked (the KV did not answer): refused,
     /// but as "try again shortly" (503), not as a sign-out.
     #[error("Token revocation could not be checked")]
@@ -200,7 +218,7 @@ mod tests {
     use super::*;
 
     fn claims(typ: &str, exp: i64) -> Claims {
-        Claims { pid: "prf_1".into(), exp, iat: 0, jti: "j1".into(), typ: typ.into(), staff: false, tenant: "demo".into(), redirect: None, act: None }
+        Claims { pid: "prf_1".into(), exp, iat: 0, auth_time: 0, jti: "j1".into(), typ: typ.into(), staff: false, tenant: "demo".into(), redirect: None, act: None }
     }
 
     fn b64(s: &str) -> String {

@@ -1,5 +1,7 @@
-//! Who is calling. A handler's signature says who may call it: `Member` needs a valid session
-//! token, `Staff` a staff member's own session; the identity they carry is the only source of the
+//! Who is calling. A handler's signature says who may call it: `Member` a member's session (or a
+//! staff view of a member's account), `Owner` the member acting as themselves, `Staff` a staff
+//! user's own session, `SignedIn` any of them (sign-out). A session of the wrong kind is refused
+//! (403) before any service is called; the identity they carry is the only source of the
 //! caller's profile id. The `identify` middleware verifies a bearer token once per request and
 //! refuses every write made with an impersonation token (read-only by design).
 use crate::error::ApiError;
@@ -40,7 +42,7 @@ fn bearer(parts: &axum::http::HeaderMap) -> Option<&str> {
 
 fn rejection(e: TokenError) -> ApiError {
     match e {
-        TokenError::Expired => ApiError::unauthorized("Your secure visit has expired. Please log in again"),
+        TokenError::Expired | TokenError::Idle => ApiError::unauthorized("Your secure visit has expired. Please log in again"),
         TokenError::Revoked => ApiError::unauthorized("You have been logged out. Please log in again"),
         TokenError::Unavailable => {
             let mut e = ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "A service is unavailable, please try again shortly");
@@ -133,25 +135,49 @@ impl Member {
             staff: c.is_staff(),
             token_id: Some(c.jti.clone()),
             token_exp: Some(c.exp),
-            auth_time: Some(c.iat),
+            auth_time: Some(c.auth_time).filter(|t| *t > 0),
         }
         .write_to(req.metadata_mut());
         req
     }
 }
 
+/// The verified session of the request, whoever holds it.
+async fn session(parts: &mut Parts, state: &AppState) -> Result<Arc<Claims>, ApiError> {
+    if let Some(Verified(c)) = parts.extensions.get::<Verified>() {
+        return Ok(c.clone());
+    }
+    if parts.extensions.get::<Unchecked>().is_some() {
+        return Err(rejection(TokenError::Unavailable));
+    }
+    let token = bearer(&parts.headers).ok_or_else(|| ApiError::unauthorized("Please log in to continue"))?;
+    state.verifier.verify(token).await.map_err(rejection)
+}
+
+/// The answer to a staff user's own session on a member's route: staff have no account of their
+/// own here; they see a member's through a view (impersonation).
+pub const MEMBERS_ONLY: &str = "Only members can do this. Staff view a member's account through Support.";
+
 impl FromRequestParts<AppState> for Member {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
-        if let Some(Verified(c)) = parts.extensions.get::<Verified>() {
-            return Ok(Member(c.clone()));
+        let c = session(parts, state).await?;
+        if c.is_staff() {
+            return Err(ApiError::new(StatusCode::FORBIDDEN, MEMBERS_ONLY));
         }
-        if parts.extensions.get::<Unchecked>().is_some() {
-            return Err(rejection(TokenError::Unavailable));
-        }
-        let token = bearer(&parts.headers).ok_or_else(|| ApiError::unauthorized("Please log in to continue"))?;
-        state.verifier.verify(token).await.map(Member).map_err(rejection)
+        Ok(Member(c))
+    }
+}
+
+/// Any signed-in session: a member's, a staff view's or a staff user's own (signing out).
+pub struct SignedIn(pub Member);
+
+impl FromRequestParts<AppState> for SignedIn {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        Ok(SignedIn(Member(session(parts, state).await?)))
     }
 }
 
@@ -162,16 +188,16 @@ impl FromRequestParts<AppState> for Staff {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
-        let m = Member::from_request_parts(parts, state).await?;
-        if !m.0.is_staff() {
+        let c = session(parts, state).await?;
+        if !c.is_staff() {
             return Err(ApiError::new(StatusCode::FORBIDDEN, "Only staff can do this"));
         }
-        Ok(Staff(m))
+        Ok(Staff(Member(c)))
     }
 }
 
-/// The member acting as themselves, for the privacy centre: a token of staff viewing the
-/// member's account is refused (403), on reads too.
+/// The member acting as themselves, for the privacy centre and the sign-in address: a staff
+/// user's own session and a staff view of the member's account are refused (403), reads too.
 pub struct Owner(pub Member);
 
 impl FromRequestParts<AppState> for Owner {
@@ -226,10 +252,15 @@ impl ClientIp {
     /// A gRPC request carrying the client's IP, for the auth service's rate limits.
     pub fn request<T>(&self, msg: T) -> tonic::Request<T> {
         let mut req = tonic::Request::new(msg);
+        self.tag(&mut req);
+        req
+    }
+
+    /// Adds the client's IP to a request (e.g. one that carries the caller already).
+    pub fn tag<T>(&self, req: &mut tonic::Request<T>) {
         if let Some(v) = self.0.as_ref().and_then(|ip| ip.parse().ok()) {
             req.metadata_mut().insert(CLIENT_IP, v);
         }
-        req
     }
 }
 

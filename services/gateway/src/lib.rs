@@ -71,8 +71,8 @@ impl Application {
     /// Connects to the services (waiting for the auth service's keys) and binds the listener.
     pub async fn build(settings: Settings) -> anyhow::Result<Application> {
         let clients = Clients::connect(&settings)?;
-        let revoked = portal_common::kv::Kv::connect(&settings).await?.scoped("auth");
-        let verifier = Arc::new(verify::Verifier::connect(clients.auth.clone(), revoked).await?);
+        let live = portal_common::kv::Kv::connect(&settings).await?.scoped("auth");
+        let verifier = Arc::new(verify::Verifier::connect(clients.auth.clone(), live).await?);
         let listener = TcpListener::bind((settings.host.as_str(), settings.port)).await?;
         let addr = listener.local_addr()?;
         let trusted_proxies = Arc::new(extract::parse_proxies(&settings.trusted_proxies)?);

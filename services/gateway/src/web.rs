@@ -33,8 +33,9 @@ pub async fn manifest(State(s): State<AppState>) -> Response {
 /// Files from the static directory, as a CDN would serve them: the brotli or gzip copy made at
 /// build time when the browser accepts it (`Vary: Accept-Encoding`); content-hashed files
 /// (`main.1a2b3c4d.js`) cached for a year as immutable, everything else (HTML, `remoteEntry.js`,
-/// `mf-manifest.json`, icons) revalidated on every use. Paths without a file extension get the
-/// shell's `index.html` so deep links such as `/profile` work. Unknown `/api` paths are JSON 404s.
+/// `mf-manifest.json`, icons) revalidated on every use. Paths without a file extension get one of
+/// the shell's pages so deep links such as `/profile` work (`page_for`). Unknown `/api` paths are
+/// JSON 404s.
 pub async fn fallback(State(s): State<AppState>, req: Request) -> Response {
     let path = req.uri().path().to_string();
     if path == "/api" || path.starts_with("/api/") {
@@ -52,9 +53,10 @@ pub async fn fallback(State(s): State<AppState>, req: Request) -> Response {
         if last.contains('.') {
             return ApiError::not_found().into_response();
         }
+        let page = page_for(&path, |name| s.static_origin.is_some() || dir.join(name).exists());
         return match &s.static_origin {
-            Some(origin) => origin.index(accept).await,
-            None => index(dir, accept).await,
+            Some(origin) => origin.page(page, accept).await,
+            None => index(dir, page, accept).await,
         };
     }
     let cache = if content_hashed(&last) { "public, max-age=31536000, immutable" } else { "no-cache" };
@@ -69,6 +71,19 @@ pub async fn fallback(State(s): State<AppState>, req: Request) -> Response {
     res
 }
 
+/// The page the shell's build prerendered for a path (HTML and CSS drawn before any script runs):
+/// `index.html`, the login page, for `/`; `app.html`, the signed-in frame, for every other route,
+/// when the build made one (`exists`), else `index.html`.
+pub fn page_for(path: &str, exists: impl Fn(&str) -> bool) -> &'static str {
+    if path != "/" && exists(APP_PAGE) {
+        APP_PAGE
+    } else {
+        "index.html"
+    }
+}
+
+const APP_PAGE: &str = "app.html";
+
 /// `name.<8+ hex digits>.ext`: the build names such files after their content.
 fn content_hashed(file: &str) -> bool {
     let parts: Vec<&str> = file.split('.').collect();
@@ -81,7 +96,7 @@ fn content_hashed(file: &str) -> bool {
 /// The shell's `index.html` from the front end's own server (`static_url`), with the browser's
 /// `Accept-Encoding` passed on and the encoded bytes passed back as they are.
 pub struct StaticOrigin {
-    index: String,
+    base: String,
     client: reqwest::Client,
 }
 
@@ -89,22 +104,37 @@ impl StaticOrigin {
     pub fn new(base: &str) -> anyhow::Result<StaticOrigin> {
         let base = url::Url::parse(base.trim_end_matches('/'))?;
         let client = reqwest::Client::builder().timeout(std::time::Duration::from_secs(5)).build()?;
-        Ok(StaticOrigin { index: format!("{}/index.html", base.as_str().trim_end_matches('/')), client })
+        Ok(StaticOrigin { base: base.as_str().trim_end_matches('/').to_string(), client })
     }
 
-    pub async fn index(&self, accept_encoding: Option<HeaderValue>) -> Response {
-        let mut req = self.client.get(&self.index);
+    /// The page `name` (`index.html`, `app.html`): a 404 for `app.html` (a build without it) falls
+    /// back to `index.html`.
+    pub async fn page(&self, name: &str, accept_encoding: Option<HeaderValue>) -> Response {
+        let res = self.fetch(name, accept_encoding.clone()).await;
+        if res.status() == StatusCode::NOT_FOUND && name != "index.html" {
+            return self.fetch("index.html", accept_encoding).await;
+        }
+        res
+    }
+
+    async fn fetch(&self, name: &str, accept_encoding: Option<HeaderValue>) -> Response {
+        let mut req = self.client.get(format!("{}/{name}", self.base));
         if let Some(v) = accept_encoding {
             req = req.header(header::ACCEPT_ENCODING, v);
         }
         let fetched = async {
-            let r = req.send().await?.error_for_status()?;
+            let r = req.send().await?;
+            if r.status() == reqwest::StatusCode::NOT_FOUND {
+                return Ok(None);
+            }
+            let r = r.error_for_status()?;
             let encoding = r.headers().get(header::CONTENT_ENCODING).cloned();
-            Ok::<_, reqwest::Error>((encoding, r.bytes().await?))
+            Ok::<_, reqwest::Error>(Some((encoding, r.bytes().await?)))
         }
         .await;
         match fetched {
-            Ok((encoding, body)) => {
+            Ok(None) => ApiError::not_found().into_response(),
+            Ok(Some((encoding, body))) => {
                 let mut res = Response::new(Body::from(body));
                 let h = res.headers_mut();
                 h.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8"));
@@ -116,7 +146,7 @@ impl StaticOrigin {
                 res
             }
             Err(e) => {
-                tracing::warn!(error = %e, "the front end's server did not give index.html");
+                tracing::warn!(error = %e, page = name, "the front end's server did not give the page");
                 let mut e = ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "The portal is starting up or being updated; try again in a moment");
                 e.retry_after = Some(crate::error::RETRY_AFTER_SECS);
                 e.into_response()
@@ -125,9 +155,9 @@ impl StaticOrigin {
     }
 }
 
-/// The shell's `index.html` (revalidated, precompressed like the rest) for a deep link.
-async fn index(dir: &std::path::Path, accept_encoding: Option<HeaderValue>) -> Response {
-    let file = dir.join("index.html");
+/// One of the shell's pages (revalidated, precompressed like the rest) for a deep link.
+async fn index(dir: &std::path::Path, page: &str, accept_encoding: Option<HeaderValue>) -> Response {
+    let file = dir.join(page);
     if !file.exists() {
         return ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "The front end has not been built: run `make run`").into_response();
     }
@@ -172,20 +202,33 @@ mod tests {
         let origin = super::StaticOrigin::new(&format!("http://{addr}/")).unwrap();
         let body = |r: Response| async move { axum::body::to_bytes(r.into_body(), 1 << 20).await.unwrap() };
 
-        let r = origin.index(Some(HeaderValue::from_static("gzip, br"))).await;
+        let r = origin.page("index.html", Some(HeaderValue::from_static("gzip, br"))).await;
         assert_eq!(r.headers()[header::CONTENT_ENCODING], "br");
         assert_eq!(r.headers()[header::CONTENT_TYPE], "text/html; charset=utf-8");
         assert_eq!(r.headers()[header::CACHE_CONTROL], "no-cache");
         assert_eq!(&body(r).await[..], b"BROTLI-HTML");
-        let r = origin.index(None).await;
+        let r = origin.page("index.html", None).await;
         assert!(r.headers().get(header::CONTENT_ENCODING).is_none());
+        assert_eq!(&body(r).await[..], b"<!doctype html><title>shell</title>");
+        // A build without the signed-in frame's page: the login page's instead.
+        let r = origin.page("app.html", None).await;
+        assert_eq!(r.status(), StatusCode::OK);
         assert_eq!(&body(r).await[..], b"<!doctype html><title>shell</title>");
 
         // Its server down: 503 in the error shape, with Retry-After.
         let gone = super::StaticOrigin::new("http://127.0.0.1:9").unwrap();
-        let r = gone.index(None).await;
+        let r = gone.page("index.html", None).await;
         assert_eq!(r.status(), StatusCode::SERVICE_UNAVAILABLE);
         assert_eq!(r.headers()[header::RETRY_AFTER], "5");
+    }
+
+    #[test]
+    fn the_login_page_for_the_root_the_frame_elsewhere() {
+        use super::page_for;
+        assert_eq!(page_for("/", |_| true), "index.html");
+        assert_eq!(page_for("/home", |_| true), "app.html");
+        assert_eq!(page_for("/rewards/item/3", |_| true), "app.html");
+        assert_eq!(page_for("/home", |_| false), "index.html");
     }
 
     #[test]

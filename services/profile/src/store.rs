@@ -493,3 +493,33 @@ pub async fn summary(db: &Db, id: &str) -> Result<pb::ProfileSummary> {
         .ok_or(ProfileError::NotFound)?;
     Ok(summary_row(r))
 }
+
+/// Sets a member's sign-in address (and its `email` identity) in one transaction, only while it
+/// is still `expect` when one is given. The unique index decides a race for the address.
+pub async fn change_email(db: &Db, tenant: &str, id: &str, email: &str, expect: Option<&str>) -> Result<()> {
+    let mut tx = db.begin().await?;
+    let taken = sqlx::query("SELECT id FROM profiles WHERE tenant = $1 AND email = $2 AND id <> $3")
+        .bind(tenant)
+        .bind(email)
+        .bind(id)
+        .fetch_optional(&mut *tx)
+        .await?;
+    if taken.is_some() {
+        return Err(ProfileError::EmailTaken);
+    }
+    let updated = sqlx::query("UPDATE profiles SET email = $2, updated_at = $3 WHERE id = $1 AND erased_at IS NULL AND ($4 = '' OR email = $4)")
+        .bind(id)
+        .bind(email)
+        .bind(portal_common::now_unix())
+        .bind(expect.unwrap_or_default())
+        .execute(&mut *tx)
+        .await
+        .map_err(|e| if is_unique_violation(&e) { ProfileError::EmailTaken } else { e.into() })?
+        .rows_affected();
+    if updated == 0 {
+        return Err(if expect.is_some() { ProfileError::Refused("The address changed in the meantime") } else { ProfileError::NotFound });
+    }
+    sqlx::query("UPDATE identities SET identifier = $2 WHERE profile_id = $1 AND handle = 'email'").bind(id).bind(email).execute(&mut *tx).await?;
+    tx.commit().await?;
+    Ok(())
+}

@@ -28,6 +28,18 @@ impl Fields {
     }
 }
 
+/// The answer to a new address sent with the other profile fields.
+pub const EMAIL_CHANGE_NEEDS_CODE: &str = "To change your email address, use Change email: we'll send a code to the new address to confirm it";
+
+impl Fields {
+    /// One problem on one field.
+    pub fn one(field: &str, message: &str) -> Fields {
+        let mut f = Fields::default();
+        f.add(field, message);
+        f
+    }
+}
+
 /// The member's email address, trimmed and lower-cased.
 pub fn email(raw: &str) -> Result<String, &'static str> {
     portal_common::email::Email::parse(raw).map(|e| e.as_str().to_string())

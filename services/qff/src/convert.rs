@@ -16,8 +16,7 @@
 use super::*;
 use portal_proto::profile::v1::{HoldPointsRequest, SettleHoldRequest};
 
-/// A sign-in older than this must be renewed before converting.
-pub const RECENT_SIGN_IN_SECS: i64 = 15 * 60;
+/// What a member whose sign-in is older than `RECENT_SIGN_IN_SECS` is told on converting.
 pub const REAUTHENTICATE: &str = "For your security, please sign in again with a new code or link to convert points.";
 pub const NOT_ENOUGH: &str = "You don't have enough points for this conversion";
 pub const STILL_RUNNING: &str = "This conversion is still being processed";
@@ -144,11 +143,11 @@ impl Qff {
             return Err(field(Code::InvalidArgument, "Send an Idempotency-Key header (1 to 255 printable characters)", "idempotency_key"));
         }
         let now = portal_common::now_unix();
-        if c.auth_time.is_none_or(|t| now - t > RECENT_SIGN_IN_SECS) {
+        if !c.signed_in_recently(now) {
             return Err(portal_common::error::field_status(
                 Code::PermissionDenied,
                 REAUTHENTICATE,
-                &[("session".to_string(), "reauthenticate".to_string())].into(),
+                &[("session".to_string(), portal_common::identity::REAUTHENTICATE_FIELD.to_string())].into(),
             ));
         }
         let rules = self.redemption().await?;

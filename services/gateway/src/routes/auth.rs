@@ -2,7 +2,7 @@
 //! staff-only search and impersonation. Rate limits live in the auth service, keyed by address
 //! and by the client IP this module passes along.
 use crate::error::{ApiError, ApiResult};
-use crate::extract::{ClientIp, Member, Path, SignInClient, Staff};
+use crate::extract::{ClientIp, Path, SignInClient, SignedIn, Staff};
 use crate::state::AppState;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::State;
@@ -24,6 +24,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(verify_code))
         .routes(routes!(create))
         .routes(routes!(logout))
+        .routes(routes!(undo_email_change))
         .routes(routes!(search_by_id))
         .routes(routes!(impersonate))
 }
@@ -194,11 +195,12 @@ pub struct AvailabilityRequest {
 
 #[derive(Serialize, ToSchema)]
 pub struct Availability {
-    /// True when no account uses the address yet.
+    /// True for every valid address: whether an address already has an account is told only to
+    /// its mailbox (`POST /api/auth/create` emails it a sign-in link instead), never here.
     pub available: bool,
 }
 
-/// Whether an address is free for registration.
+/// Whether an address can be used to register. It never tells whether the address has an account.
 #[utoipa::path(post, path = "/api/auth/availability", tag = "auth", request_body = AvailabilityRequest,
     responses((status = 200, body = Availability), (status = 422, body = crate::error::ErrorBody), (status = 429, body = crate::error::ErrorBody)))]
 pub async fn availability(State(s): State<AppState>, ip: ClientIp, body: Result<Json<AvailabilityRequest>, JsonRejection>) -> ApiResult<Json<Availability>> {
@@ -293,9 +295,11 @@ pub struct RegistrationRequest {
     pub redirect: Option<String>,
 }
 
-/// Creates a member account and emails a sign-in link.
+/// Creates a member account and emails a sign-in link. The answer is the same (202) whether or not
+/// the address already has an account: an existing member is emailed a sign-in link instead, a
+/// staff address nothing. Field errors depend only on what was sent.
 #[utoipa::path(post, path = "/api/auth/create", tag = "auth", request_body = RegistrationRequest,
-    responses((status = 201, body = Message), (status = 409, description = "Address in use", body = crate::error::ErrorBody),
+    responses((status = 202, body = Message),
         (status = 422, description = "Field errors", body = crate::error::ErrorBody), (status = 429, body = crate::error::ErrorBody)))]
 pub async fn create(State(s): State<AppState>, ip: ClientIp, body: Result<Json<RegistrationRequest>, JsonRejection>) -> ApiResult<(StatusCode, Json<Message>)> {
     let Json(b) = body?;
@@ -313,16 +317,35 @@ pub async fn create(State(s): State<AppState>, ip: ClientIp, body: Result<Json<R
         }))
         .await?
         .into_inner();
-    Ok((StatusCode::CREATED, Json(Message { message: r.message })))
+    Ok((StatusCode::ACCEPTED, Json(Message { message: r.message })))
 }
 
 /// Ends the caller's session: the token is refused from now on. With an impersonation token,
 /// ends the impersonation.
+/// A staff user's own sign-out ends every view of a member's account it opened.
 #[utoipa::path(post, path = "/api/auth/logout", tag = "auth", security(("bearer" = [])),
     responses((status = 204, description = "Logged out"), (status = 401, body = crate::error::ErrorBody)))]
-pub async fn logout(State(s): State<AppState>, m: Member) -> ApiResult<StatusCode> {
+pub async fn logout(State(s): State<AppState>, SignedIn(m): SignedIn) -> ApiResult<StatusCode> {
     s.clients.auth.clone().logout(m.request(pb::LogoutRequest {})).await?;
     Ok(StatusCode::NO_CONTENT)
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct UndoEmailChangeRequest {
+    /// The `key` of the link in the notice sent to the old address.
+    pub key: String,
+}
+
+/// Undoes a change of a member's sign-in address, from the link sent to the old address (within
+/// 7 days; no session needed): the old address comes back, every session of the account ends,
+/// and the address can't be changed again for 3 days.
+#[utoipa::path(post, path = "/api/auth/email-change/undo", tag = "auth", request_body = UndoEmailChangeRequest,
+    responses((status = 200, body = Message), (status = 401, description = "The link has expired or was used", body = crate::error::ErrorBody),
+        (status = 429, body = crate::error::ErrorBody)))]
+pub async fn undo_email_change(State(s): State<AppState>, ip: ClientIp, body: Result<Json<UndoEmailChangeRequest>, JsonRejection>) -> ApiResult<Json<Message>> {
+    let Json(b) = body?;
+    let r = s.clients.auth.clone().undo_email_change(ip.request(pb::UndoEmailChangeRequest { token: b.key })).await?.into_inner();
+    Ok(Json(Message { message: r.message }))
 }
 
 #[derive(Deserialize, ToSchema)]

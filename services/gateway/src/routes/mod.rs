@@ -2,6 +2,7 @@
 pub mod auth;
 pub mod config;
 pub mod connections;
+pub mod email_change;
 pub mod loyalty;
 pub mod network;
 pub mod privacy;
@@ -27,8 +28,9 @@ const NO_SERVICE: &[&str] = &["/api/network/available"];
 /// Adds to every operation the error answers that come from the gateway itself rather than from
 /// the route, unless the route documents them in its own words, so the document lists every
 /// status the server sends: a bad body or query string (400), no valid session (401), a write by
-/// staff viewing a member's account (403), a path that names nothing (404), a service that is
-/// down or too slow (503, with `Retry-After`). All in the error shape.
+/// staff viewing a member's account (403), a path that names nothing (404), a body too slow (408)
+/// or too large or with too many fields (413, see `crate::limits`), a service that is down, too
+/// slow or unreachable (503, with `Retry-After`). All in the error shape.
 pub fn add_common_responses(doc: &mut utoipa::openapi::OpenApi) {
     use utoipa::openapi::path::ParameterIn;
     use utoipa::openapi::{ContentBuilder, Ref, ResponseBuilder};
@@ -51,13 +53,17 @@ pub fn add_common_responses(doc: &mut utoipa::openapi::OpenApi) {
             };
             if op.request_body.is_some() {
                 add("400", "The body is not JSON, not of this call's shape, or sent without `Content-Type: application/json` (`errors.body`)");
+                add("408", "The body did not arrive in time (`server.body_timeout_ms` after the headers; `errors.body`)");
+                add("413", "The body is over 2 MiB, or holds more than 256 keys and items in all, or is nested more than 16 deep (`errors.body`)");
             } else if has(ParameterIn::Query) {
                 add("400", "The query string is malformed (`errors.query`)");
             }
             if signed_in {
-                add("401", "Not signed in, or the session has expired or was revoked");
-                if method != "get" {
-                    add("403", "Staff viewing a member's account cannot make changes");
+                add("401", "Not signed in, or the session has expired, gone idle or was signed out");
+                if method == "get" {
+                    add("403", "A staff user's own session on a member's route (staff view an account through impersonation)");
+                } else {
+                    add("403", "Staff viewing a member's account cannot make changes; a staff user's own session cannot use a member's route");
                 }
             }
             if has(ParameterIn::Path) {
@@ -103,6 +109,7 @@ pub fn api() -> OpenApiRouter<AppState> {
         .merge(config::router())
         .merge(auth::router())
         .merge(profile::router())
+        .merge(email_change::router())
         .merge(loyalty::router())
         .merge(connections::router())
         .merge(qff::router())

@@ -8,7 +8,7 @@
 //! a confirmed code stays valid for an hour until the auth service has finished, so when a step
 //! fails (a service down: 503) the member can send the same request again and it carries on.
 use crate::error::{ApiError, ApiResult};
-use crate::extract::{ClientIp, Member, Owner, Path};
+use crate::extract::{ClientIp, Owner, Path};
 use crate::routes::connections::{ConnectionBody, ListBody};
 use crate::routes::loyalty::{BenefitBody, PointsBody, RewardBody};
 use crate::routes::profile::{AccessLogEntry, ClaimBody, ConsentRecordBody, ProfileBody, TransactionBody};
@@ -38,14 +38,6 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(delete_account))
 }
 
-/// A staff user's own session has no member account to export or delete.
-fn member_only(m: &Member) -> ApiResult<()> {
-    if m.0.is_staff() {
-        return Err(ApiError::new(StatusCode::FORBIDDEN, "Only members can do this"));
-    }
-    Ok(())
-}
-
 /// A signed-in device.
 #[derive(Serialize, ToSchema)]
 pub struct SessionBody {
@@ -54,7 +46,7 @@ pub struct SessionBody {
     /// The session making this request.
     pub current: bool,
     pub signed_in_at: String,
-    /// Not tracked: always null.
+    /// When it was last used, to the minute.
     pub last_seen_at: Option<String>,
     pub expires_at: String,
     /// e.g. `Chrome 131`, from the User-Agent at sign-in.
@@ -87,22 +79,43 @@ impl From<auth_pb::Session> for SessionBody {
     }
 }
 
+/// A staff member viewing the member's account (read-only) right now.
+#[derive(Serialize, ToSchema)]
+pub struct StaffViewBody {
+    /// End it with `DELETE /api/privacy/sessions/{id}`.
+    pub id: String,
+    pub staff_name: String,
+    pub started_at: String,
+    pub last_seen_at: Option<String>,
+    pub expires_at: String,
+}
+
+impl From<auth_pb::StaffView> for StaffViewBody {
+    fn from(v: auth_pb::StaffView) -> Self {
+        StaffViewBody { id: v.id, staff_name: v.staff_name, started_at: iso(v.started_at), last_seen_at: iso_opt(v.last_seen_at), expires_at: iso(v.expires_at) }
+    }
+}
+
 #[derive(Serialize, ToSchema)]
 pub struct SessionList {
     pub sessions: Vec<SessionBody>,
+    /// Staff viewing the account now; each ends when the member ends it, when the staff member
+    /// signs out, or after at most 60 minutes.
+    pub staff_views: Vec<StaffViewBody>,
 }
 
-/// The caller's signed-in devices (sessions neither expired nor signed out), newest sign-in first.
+/// The caller's signed-in devices (sessions neither expired, idle nor signed out), newest sign-in
+/// first, and the staff viewing their account now.
 #[utoipa::path(get, path = "/api/privacy/sessions", tag = "privacy", security(("bearer" = [])),
     responses((status = 200, body = SessionList), (status = 401, body = crate::error::ErrorBody),
         (status = 403, description = "Staff viewing an account cannot use the privacy centre", body = crate::error::ErrorBody)))]
 pub async fn sessions(State(s): State<AppState>, Owner(m): Owner) -> ApiResult<Json<SessionList>> {
     let r = s.clients.auth.clone().list_sessions(m.request(auth_pb::ListSessionsRequest {})).await?.into_inner();
-    Ok(Json(SessionList { sessions: r.sessions.into_iter().map(Into::into).collect() }))
+    Ok(Json(SessionList { sessions: r.sessions.into_iter().map(Into::into).collect(), staff_views: r.staff_views.into_iter().map(Into::into).collect() }))
 }
 
-/// Signs that device out: its token is refused from now on. The current session may be signed
-/// out too (the client then logs out).
+/// Signs that device out, or ends that staff view: its token is refused from now on. The current
+/// session may be signed out too (the client then logs out).
 #[utoipa::path(delete, path = "/api/privacy/sessions/{id}", tag = "privacy", security(("bearer" = [])),
     params(("id" = String, Path, description = "The session's id (`ses_…`)")),
     responses((status = 204, description = "Signed out"), (status = 401, body = crate::error::ErrorBody),
@@ -286,7 +299,6 @@ fn assemble(
         (status = 403, description = "Staff viewing an account cannot use the privacy centre", body = crate::error::ErrorBody),
         (status = 404, description = "The account was deleted (a deletion that has not finished yet)", body = crate::error::ErrorBody)))]
 pub async fn export(State(s): State<AppState>, Owner(m): Owner) -> ApiResult<Response> {
-    member_only(&m)?;
     let c = &s.clients;
     let (auth, profile, connections, qff) = tokio::try_join!(
         async { c.auth.clone().export_member(m.request(auth_pb::ExportMemberRequest {})).await },
@@ -323,11 +335,8 @@ pub struct CodeSent {
         (status = 403, description = "Staff viewing an account cannot use the privacy centre", body = crate::error::ErrorBody),
         (status = 429, description = "Too many codes asked for", body = crate::error::ErrorBody)))]
 pub async fn deletion_code(State(s): State<AppState>, Owner(m): Owner, ip: ClientIp) -> ApiResult<Json<CodeSent>> {
-    member_only(&m)?;
     let mut req = m.request(auth_pb::SendDeletionCodeRequest {});
-    if let Some(v) = ip.0.as_ref().and_then(|ip| ip.parse().ok()) {
-        req.metadata_mut().insert(portal_common::identity::CLIENT_IP, v);
-    }
+    ip.tag(&mut req);
     let r = s.clients.auth.clone().send_deletion_code(req).await?.into_inner();
     Ok(Json(CodeSent { sent: true, email: r.email }))
 }
@@ -361,7 +370,6 @@ pub async fn delete_account(
     body: Result<Json<DeleteRequest>, JsonRejection>,
 ) -> ApiResult<Json<Deleted>> {
     let Json(b) = body?;
-    member_only(&m)?;
     let c = &s.clients;
     let mut confirm = m.request(auth_pb::ConfirmDeletionRequest { code: b.code });
     if let Some(v) = ip.0.as_ref().and_then(|ip| ip.parse().ok()) {

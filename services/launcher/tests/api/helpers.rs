@@ -232,6 +232,25 @@ impl TestApp {
         portal_common::db::Db::connect(&self.settings, "auth", &portal_auth::MIGRATOR).await.unwrap()
     }
 
+    /// Stops the portal and starts it again on the same storage with an empty KV, as a restart
+    /// of the one-process default (its in-process KV) does. The base URL changes (a new port).
+    #[allow(dead_code)]
+    pub async fn restart_with_empty_kv(&mut self) {
+        let stack = self.stack.take().expect("running");
+        let mut settings = stack.settings.clone();
+        if stack.sandbox.is_some() {
+            settings.qff.api_url = None;
+        }
+        stack.stop().await.unwrap();
+        settings.port = 0;
+        settings.grpc_in_process = None;
+        settings.kv_prefix = portal_common::new_id("t_") + ":";
+        let stack = portal_launcher::start(settings).await.expect("portal restarts");
+        self.base = format!("http://127.0.0.1:{}", stack.gateway_port);
+        self.settings = stack.settings.clone();
+        self.stack = Some(stack);
+    }
+
     pub async fn stop(mut self) {
         if let Some(stack) = self.stack.take() {
             let settings = stack.settings.clone();

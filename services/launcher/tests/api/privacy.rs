@@ -68,7 +68,7 @@ async fn sessions_show_each_device_and_sign_out_one_or_the_others(app: &TestApp)
     assert_eq!((mine["browser"].as_str(), mine["os"].as_str(), mine["device"].as_str()), (Some("Chrome 131"), Some("Android 14"), Some("mobile")));
     assert_eq!(mine["ip"], "127.0.0.0", "the address is kept truncated");
     assert!(mine["place"].is_null(), "no GeoIP database, no place");
-    assert!(mine["last_seen_at"].is_null());
+    assert!(mine["last_seen_at"].as_str().is_some_and(|t| t.ends_with('Z')), "last used: {}", mine["last_seen_at"]);
     assert_eq!(mine["expires_at"], portal_common::rfc3339(payload(&phone)["exp"].as_i64().unwrap()).as_str());
     assert!(mine["signed_in_at"].as_str().is_some_and(|t| t.ends_with('Z')));
 
@@ -334,7 +334,7 @@ async fn nothing_personal_remains_after_deletion(app: &TestApp) {
 
     // A member with something in every service.
     let r = app.post("/api/auth/create", None, json!({"email": email, "first_name": first, "last_name": last, "phone": "+61 491 570 157", "birth_date": "1985-02-03"})).await;
-    assert_eq!(r.status, 201, "{:?}", r.body);
+    assert_eq!(r.status, 202, "{:?}", r.body);
     app.post("/api/auth", None, json!({"email": email, "mode": "event", "eventData": {"guest": "Zephyrine Quillfeather"}, "customFields": {"phone": phone}})).await;
     let (link, _) = app.link_token_for(email).await;
     let res = app.http.post(app.url("/api/auth/exchange")).header("user-agent", ANDROID_CHROME).json(&json!({"token": link})).send().await.unwrap();

@@ -5,8 +5,9 @@ use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use base64::Engine;
 use portal_common::token::{Claims, Signer, TYPE_SESSION};
 
-fn claims(pid: &str, exp: i64) -> Claims {
-    Claims { pid: pid.into(), exp, iat: 0, jti: "test".into(), typ: TYPE_SESSION.into(), staff: false, tenant: "demo".into(), redirect: None, act: None }
+/// Claims naming `jti`: a real session's id, so that only the token itself is at fault.
+fn claims_for(jti: &str, pid: &str, exp: i64) -> Claims {
+    Claims { pid: pid.into(), exp, iat: 0, auth_time: 0, jti: jti.into(), typ: TYPE_SESSION.into(), staff: false, tenant: "demo".into(), redirect: None, act: None }
 }
 
 async fn real_signer(app: &TestApp) -> Signer {
@@ -19,8 +20,11 @@ async fn bad_tokens_are_refused(app: &TestApp) {
     let pid = "prf_0000000000000000000000d1";
     let now = portal_common::now_unix();
     let signer = real_signer(app).await;
+    let real = app.sign_in("demo@example.com").await;
+    let jti = crate::helpers::payload(&real)["jti"].as_str().unwrap().to_string();
+    let claims = |pid: &str, exp: i64| claims_for(&jti, pid, exp);
 
-    // Control: a token minted with the real key works.
+    // Control: a token minted with the real key, for a live session, works.
     let good = signer.sign(&claims(pid, now + 600)).unwrap();
     assert_eq!(app.get("/api/profile", Some(&good)).await.status, 200);
 
