@@ -18,7 +18,7 @@ fs.mkdirSync(path.join(out, 'embed'), { recursive: true });
 fs.copyFileSync(path.join(REPO, 'packages', 'embed', 'dist', 'index.js'), path.join(out, 'embed', 'portal-embed.js'));
 console.log(`@portal/embed -> ${out}/embed/portal-embed.js`);
 
-console.log(`shell -> ${out}/index.html, ${out}/shell/`);
+console.log(`shell -> ${out}/index.html (the login page), ${out}/app.html (the signed-in frame), ${out}/shell/`);
 webpack(path.join(REPO, 'shells', 'portal'), { PORTAL_OUT_DIR: out });
 
 const manifest = {};

@@ -6,7 +6,8 @@ if (!g.TextDecoder) g.TextDecoder = TextDecoder;
 if (!g.TextEncoder) g.TextEncoder = TextEncoder;
 
 afterEach(() => {
-  window.localStorage.clear();
+  // Not in a test file that runs in plain Node (`@jest-environment node`).
+  if (typeof window !== 'undefined') window.localStorage.clear();
 });
 
 import '@testing-library/jest-dom';

@@ -1,6 +1,6 @@
 import { Suspense, lazy, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Loading, navigate, usePathname, useAuth, useSearch, useStore } from '@portal/runtime';
+import { Loading, navigate, usePathname, useAuth, useDrawn, useSearch, useStore } from '@portal/runtime';
 import { Header, ImpersonationBanner, OfflineBanner, ProgressBar, TabBar, Toasts } from './Frame';
 import { Login } from '../screens/Login';
 import { LinkLanding } from '../screens/LinkLanding';
@@ -54,9 +54,11 @@ export function App({ onReady }: { onReady?: () => void }) {
   const auth = useAuth();
   const main = useRef<HTMLElement>(null);
   const announcer = useRef<HTMLDivElement>(null);
+  // Ready once it draws the current state (a page drawn ahead of time first hydrates as drawn).
+  const drawn = useDrawn();
   useEffect(() => {
-    onReady?.();
-  }, [onReady]);
+    if (!drawn) onReady?.();
+  }, [onReady, drawn]);
   // After a route change: the focus to the new page's main heading, which is announced.
   useEffect(() => watchRouteFocus(main.current!, announcer.current!), []);
   // Logout (button, embedding page or expiry) ends on the Logged out screen.

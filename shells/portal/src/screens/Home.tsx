@@ -12,6 +12,8 @@ import {
   TAB_CLICK_EVENTS,
   type Profile,
   nativeActionAvailable,
+  useBrowserValue,
+  useDrawn,
 } from '@portal/runtime';
 import { NativeActionButton } from '@portal/build/src/native-button';
 import { HOME_PARCEL_REMOTE } from '../mfe/routes';
@@ -102,9 +104,12 @@ function WhenVisible({ children }: { children: ReactNode }) {
 /** "Show my membership card": the choice is kept (the spec's card display flag) until sign-out. */
 function CardSlot({ profile }: { profile: Profile | null }) {
   const { t } = useTranslation('shell');
-  const [shown, setShown] = useState(cardShown);
+  // The kept choice once hydrated (the page the build drew shows the card hidden).
+  const kept = useBrowserValue(cardShown, false);
+  const [choice, setChoice] = useState<boolean | null>(null);
+  const shown = choice ?? kept;
   const toggle = () => {
-    setShown(!shown);
+    setChoice(!shown);
     try {
       if (shown) localStorage.removeItem(CARD_DISPLAY_KEY);
       else localStorage.setItem(CARD_DISPLAY_KEY, '1');
@@ -144,7 +149,9 @@ export function Home() {
 /** Inside a native app that offers gotoShop: "Shop now" opens its shop. */
 function ShopNow() {
   const { t } = useTranslation('shell');
-  if (!nativeActionAvailable('gotoShop')) return null;
+  // The wrapper's bridge is in the browser only (the page the build drew has no button).
+  const available = useBrowserValue(() => nativeActionAvailable('gotoShop'), false);
+  if (!available) return null;
   return (
     <p>
       <NativeActionButton action="gotoShop" event="home_goto_shop">
@@ -159,14 +166,18 @@ function MemberHome() {
   const [profile, setProfile] = useState<Profile | null>(null);
   const firstName = profile?.first_name || null;
 
+  // Drawn ahead of time (app.html) this is every page's first screen: only once it is really
+  // /home does it count as a view and ask for the greeting's profile.
+  const drawn = useDrawn();
   useEffect(() => {
+    if (drawn) return undefined;
     screenView('Home');
     const ctrl = new AbortController();
     homeProfile(ctrl.signal)
       .then((p) => setProfile(p ?? null))
       .catch(() => undefined);
     return () => ctrl.abort();
-  }, []);
+  }, [drawn]);
 
   return (
     <section className="page" aria-labelledby="home-title">

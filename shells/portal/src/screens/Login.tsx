@@ -14,6 +14,7 @@ import {
   useAuth,
   useSearch,
   useConfig,
+  useDrawn,
   useStore,
   verifyCode,
   type AuthRequest,
@@ -83,7 +84,11 @@ export function Login() {
     if (codeError) codeField.current?.focus();
   }, [codeError]);
 
-  useEffect(() => screenView('Login page'), []);
+  // Not while drawn ahead of time: the HTML of another page may start as the login page.
+  const drawn = useDrawn();
+  useEffect(() => {
+    if (!drawn) screenView('Login page');
+  }, [drawn]);
   useEffect(() => {
     if (auth.authenticated) navigate(redirect, { replace: true });
   }, [auth.authenticated, redirect]);
