@@ -2,7 +2,8 @@
 // `npm run sizes`: gzipped JavaScript of the built portal (public/).
 // First-load JS is what a browser really fetches to draw a page: public/ is served by a small
 // static server (SPA fallback, /api/* answers 404), Chromium opens the page, and every .js it
-// requested is gzipped from disk (level 9) and summed. Pages: / (login, signed out) and /home
+// requested is gzipped from disk (level 9) and summed (the pages come as the gateway answers them:
+// index.html for /, app.html for the rest). Pages: / (login, signed out) and /home
 // signed in (adds the mfe-qff parcel). Without Chromium it falls back to the sum of all shell
 // JS, an upper bound. Also, per remote, the JS fetched from its own folder (/mfe/<package>/) when
 // its route is opened fresh, signed in: the remote's route chunk. Exits 1 when a page's first load
@@ -61,7 +62,10 @@ function serve() {
       return;
     }
     let file = path.join(out, decodeURIComponent(url.pathname));
-    if (!file.startsWith(out) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) file = path.join(out, 'index.html');
+    // The shell's pages as the gateway picks them: index.html for /, app.html (when built) for the rest.
+    if (!file.startsWith(out) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
+      file = path.join(out, url.pathname !== '/' && fs.existsSync(path.join(out, 'app.html')) ? 'app.html' : 'index.html');
+    }
     res.writeHead(200, { 'content-type': TYPES[path.extname(file)] || 'application/octet-stream' });
     fs.createReadStream(file).pipe(res);
   });

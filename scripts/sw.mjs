@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Usage: node scripts/sw.mjs [--out public]
 // Writes <out>/sw.js, the service worker (shells/portal/src/sw/sw.ts), with the list of files it
-// precaches: the shell's page (as `/`), every file of shell/, the icons, and the files of each
+// precaches: the shell's pages (index.html as `/`, app.html as `/home`), every file of shell/, the
+// icons, and the files of each
 // remote version that <out>/mfe-manifest.json names now (older versions stay on the server for
 // pages still open, but are not precached). build-all.mjs and publish-mfe.mjs run it last, so the
 // list always follows the manifest; a changed list is a new service worker, which browsers pick
@@ -53,7 +54,9 @@ export function remoteFiles(out, dir) {
 /** What the worker precaches, as globs relative to `out`. */
 export function precacheGlobs(out, manifest) {
   return [
+    // The login page and the signed-in frame, drawn at build time.
     'index.html',
+    'app.html',
     'shell/**/*.{js,css,json}',
     // The icons the page itself shows (the 192 and 512 px ones are for installers).
     'assets/*.svg',
@@ -62,9 +65,15 @@ export function precacheGlobs(out, manifest) {
   ];
 }
 
-/** The page is precached as `/` (what the gateway answers with its security headers); other files by their path. */
+/**
+ * The pages are precached under addresses the gateway answers with them, with their security
+ * headers (`/` for index.html, `/home`, like every page but `/`, for app.html: LOGIN_PAGE_URL and
+ * APP_PAGE_URL in shells/portal/src/sw/routes.ts); other files by their path.
+ */
+export const PAGE_URLS = { 'index.html': '/', 'app.html': '/home' };
+
 export function toUrls(entries) {
-  return { manifest: entries.map((e) => ({ ...e, url: e.url === 'index.html' ? '/' : `/${e.url}` })) };
+  return { manifest: entries.map((e) => ({ ...e, url: PAGE_URLS[e.url] ?? `/${e.url}` })) };
 }
 
 function replaceFile(file, data) {

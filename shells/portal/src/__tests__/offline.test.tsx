@@ -10,7 +10,7 @@ import { WriteButton, WriteFieldset } from '@portal/build/src/offline';
 import { membershipNumber, readMemberRecord, rememberBalance, rememberMember } from '@portal/build/src/member-record';
 import { renderAt } from './setup';
 import { registerServiceWorker } from '../sw-register';
-import { NOT_PAGES, isRemoteFile, isRemoteManifest } from '../sw/routes';
+import { APP_PAGE_URL, LOGIN_PAGE_URL, NOT_PAGES, isRemoteFile, isRemoteManifest, offlinePage } from '../sw/routes';
 
 const REASON = "You're offline. You can save again when you're back online.";
 const goOffline = () => act(() => networkStore.set({ online: false }));
@@ -232,5 +232,13 @@ describe('the service worker', () => {
     expect(page('/api')).toBe(false);
     expect(page('/_dev/outbox')).toBe(false);
     expect(page('/healthz')).toBe(false);
+  });
+
+  it('opens the page the gateway would answer when offline: the login page for /, the signed-in frame elsewhere', () => {
+    expect(offlinePage('/')).toBe(LOGIN_PAGE_URL);
+    expect(LOGIN_PAGE_URL).toBe('/');
+    for (const p of ['/home', '/profile', '/rewards/item/101', '/logged-out', '/loc/melbourne-central']) expect(offlinePage(p)).toBe(APP_PAGE_URL);
+    // Precached under an address the gateway answers with app.html (with the page's headers).
+    expect(APP_PAGE_URL).toBe('/home');
   });
 });

@@ -1,10 +1,11 @@
 // The service worker (/sw.js). scripts/sw.mjs bundles this file and writes into it, with Workbox's
-// injectManifest, the files to precache: the shell (its page as `/`, all of shell/, the icons) and
+// injectManifest, the files to precache: the shell (its pages: index.html as `/`, app.html as
+// `/home`; all of shell/, the icons) and
 // the build of each remote that /mfe-manifest.json names at that moment. It is written again after
 // every build and every publish of a remote, so a new remote version means a new service worker.
 //
-// - Pages: the network first (a fresh page with the current security headers), else the shell
-//   kept at install: the portal opens offline.
+// - Pages: the network first (a fresh page with the current security headers), else the page kept
+//   at install (the login page for `/`, the signed-in frame for the rest): the portal opens offline.
 // - /mfe-manifest.json: the network first, else the last copy: offline, the remotes last used.
 // - /mfe/<package>/<version>/...: a version's files never change in place, so from the cache
 //   first. The current versions are precached; an older one (still open in a tab when a new
@@ -21,7 +22,7 @@ import { cleanupOutdatedCaches, matchPrecache, precacheAndRoute, type PrecacheEn
 import { warmStrategyCache } from 'workbox-recipes';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { CacheFirst, NetworkFirst, NetworkOnly } from 'workbox-strategies';
-import { NOT_PAGES, SHELL_URL, isRemoteFile, isRemoteManifest } from './routes';
+import { LOGIN_PAGE_URL, NOT_PAGES, isRemoteFile, isRemoteManifest, offlinePage } from './routes';
 
 declare const self: { __WB_MANIFEST: Array<PrecacheEntry | string>; skipWaiting(): Promise<void> };
 
@@ -35,7 +36,14 @@ registerRoute(
   new NavigationRoute(
     new NetworkOnly({
       networkTimeoutSeconds: 5,
-      plugins: [{ handlerDidError: async () => (await matchPrecache(SHELL_URL)) ?? Response.error() }],
+      // Offline: the page the gateway would have answered (index.html for `/`, app.html for the
+      // rest), or the login page from a worker installed before app.html was built.
+      plugins: [
+        {
+          handlerDidError: async ({ request }) =>
+            (await matchPrecache(offlinePage(new URL(request.url).pathname))) ?? (await matchPrecache(LOGIN_PAGE_URL)) ?? Response.error(),
+        },
+      ],
     }),
     { denylist: NOT_PAGES },
   ),
