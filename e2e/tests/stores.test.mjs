@@ -72,17 +72,57 @@ test('stores near you: refused, the IP position orders them, with the database c
   await page.context().close();
 });
 
+/** Seconds to midnight in `timeZone` now. */
+const secondsToMidnight = (timeZone) => {
+  const [h, m, s] = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' })
+    .format(new Date())
+    .split(':')
+    .map(Number);
+  return 24 * 3600 - (h * 3600 + m * 60 + s);
+};
+const untilNotNearMidnight = async (timeZone) => {
+  const left = secondsToMidnight(timeZone);
+  if (left <= 60) await new Promise((r) => setTimeout(r, (left + 2) * 1000));
+};
+
+// Melbourne Central opens 10:00–19:00 Monday to Wednesday, 10:00–21:00 Thursday. Each instant is
+// a Wednesday in November, daylight saving time (UTC+11); the browser's clock is fixed to it.
+const STORE_CLOCK = [
+  ['2026-11-24T21:00:00Z', 'Closed · opens at 10:00'], // 08:00, before opening
+  ['2026-11-25T01:00:00Z', 'Open now · closes 19:00'], // 12:00
+  ['2026-11-25T09:00:00Z', 'Closed · opens Thursday at 10:00'], // 20:00, after closing
+];
+
+test("the store page says open or closed by the store's own clock, whatever the hour", { timeout: 60_000 }, async () => {
+  for (const [instant, expected] of STORE_CLOCK) {
+    // A visitor in Perth (UTC+8), so the store's zone, not the browser's, decides.
+    const page = await newPage({ timezoneId: 'Australia/Perth' });
+    await page.clock.setFixedTime(new Date(instant));
+    await page.goto(`${BASE}/loc/melbourne-central`);
+    await page.getByRole('heading', { level: 1, name: 'Melbourne Central' }).waitFor();
+    await page.getByText(expected, { exact: true }).waitFor();
+    const today = page.getByRole('table', { name: 'Opening hours' }).locator('tr[aria-current="date"]');
+    assert.match(await today.locator('th').textContent(), /^Wednesday/);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+});
+
 test('a check-in through /loc/{handle}: the store page, the emailed link, "Checked in", once a day', { timeout: 90_000 }, async () => {
   const page = await newPage({ geolocation: FLINDERS_ST, permissions: ['geolocation'] });
   await page.goto(`${BASE}/loc/melbourne-central`);
   await page.getByRole('heading', { level: 1, name: 'Melbourne Central' }).waitFor();
   await page.getByText(/211 La Trobe Street/).waitFor();
-  await page.getByText(/^(Open now · closes \d\d:\d\d|Closed · opens .+ at \d\d:\d\d)$/).waitFor();
+  // Open or closed depends on the hour (the test below fixes the clock and checks each wording).
+  await page.locator('.store-open').waitFor();
   assert.equal(await page.getByRole('table', { name: 'Opening hours' }).getByRole('row').count(), 7);
   assert.match(await page.getByRole('link', { name: 'Get directions' }).getAttribute('href'), /^https:\/\/www\.google\.com\/maps\/dir\/\?api=1&destination=-37\.81029%2C144\.96284$/);
   await page.getByText('950 m away').waitFor();
 
   const email = await newMember('visitor');
+  // A visit counts once per store and local day (the server's clock, in Melbourne): don't start
+  // the two check-ins in the last minute of a Melbourne day, or they would fall on two days.
+  await untilNotNearMidnight('Australia/Melbourne');
   const checkIn = async ({ fill }) => {
     const since = Date.now();
     if (fill) await page.getByLabel('Email address').fill(email);
