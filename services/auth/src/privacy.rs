@@ -180,7 +180,19 @@ impl Inner {
                 at: r.get("at"),
             })
             .collect();
-        Ok(pb::MemberExport { sessions, staff_access_log, sign_in_activity })
+        let email_changes = sqlx::query("SELECT old_email, new_email, changed_at, undone_at FROM email_changes WHERE profile_id = $1 ORDER BY changed_at, id")
+            .bind(&c.profile_id)
+            .fetch_all(&self.db.pool)
+            .await?
+            .into_iter()
+            .map(|r| pb::EmailChange {
+                old_email: r.get("old_email"),
+                new_email: r.get("new_email"),
+                changed_at: r.get("changed_at"),
+                undone_at: r.get::<Option<i64>, _>("undone_at").unwrap_or(0),
+            })
+            .collect();
+        Ok(pb::MemberExport { sessions, staff_access_log, sign_in_activity, email_changes })
     }
 
     /// Erases what this service holds on the member (see the module doc), after a confirmed

@@ -228,6 +228,18 @@ pub struct DataExport {
     pub staff_access_log: Vec<AccessLogEntry>,
     /// Check-ins and event attendance recorded at sign-in, oldest first.
     pub sign_in_activity: Vec<SignInActivityBody>,
+    /// Changes of the sign-in address, oldest first.
+    pub email_changes: Vec<EmailChangeBody>,
+}
+
+/// A confirmed change of the sign-in address.
+#[derive(Serialize, ToSchema)]
+pub struct EmailChangeBody {
+    pub old_email: String,
+    pub new_email: String,
+    pub changed_at: String,
+    /// When it was undone from the old address; null if it was not.
+    pub undone_at: Option<String>,
 }
 
 fn assemble(
@@ -286,6 +298,11 @@ fn assemble(
                 custom_fields: json_value(a.custom_fields_json),
                 at: iso(a.at),
             })
+            .collect(),
+        email_changes: auth
+            .email_changes
+            .into_iter()
+            .map(|e| EmailChangeBody { old_email: e.old_email, new_email: e.new_email, changed_at: iso(e.changed_at), undone_at: iso_opt(e.undone_at) })
             .collect(),
     }
 }

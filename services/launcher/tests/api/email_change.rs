@@ -105,6 +105,11 @@ async fn a_change_is_confirmed_by_the_new_address_and_ends_the_other_sessions(ap
     assert_eq!(app.outbox().await.len(), before, "no sign-in link for the old address");
     let t2 = app.sign_in("dana.new@example.com").await;
     assert_eq!(TestApp::pid(&t2), TestApp::pid(&here));
+    // The change is part of what the member can download.
+    let export = app.get("/api/privacy/export", Some(&t2)).await.body;
+    assert_eq!(export["email_changes"][0]["old_email"], "demo@example.com");
+    assert_eq!(export["email_changes"][0]["new_email"], "dana.new@example.com");
+    assert!(export["email_changes"][0]["undone_at"].is_null());
 }
 
 async fn the_old_address_can_undo_a_change_and_lock_the_account(app: &TestApp) {

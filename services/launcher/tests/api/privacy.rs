@@ -158,7 +158,7 @@ async fn the_export_holds_what_the_portal_holds(app: &TestApp) {
     let text = res.text().await.unwrap();
     assert!(text.contains("\n  \"profile\""), "pretty-printed");
     let doc: Value = serde_json::from_str(&text).unwrap();
-    for key in ["generated_at", "profile_id", "profile", "consent_history", "transactions", "claims", "points_ledger", "rewards", "benefits", "lists", "airline", "sessions", "staff_access_log", "sign_in_activity"] {
+    for key in ["generated_at", "profile_id", "profile", "consent_history", "transactions", "claims", "points_ledger", "rewards", "benefits", "lists", "airline", "sessions", "staff_access_log", "sign_in_activity", "email_changes"] {
         assert!(doc.get(key).is_some(), "{key} missing");
     }
     assert_eq!(doc["profile_id"], pid.as_str());
