@@ -5,6 +5,7 @@ import { authStore, setParcelMounter, type MfeManifest, type ParcelHandle, type 
 import { fetchManifest } from './manifest';
 import { MFE_ROUTES, remoteForPath } from './routes';
 import { remoteStatus, setRetryHandler } from './status';
+import { nextTask } from '../next-task';
 
 export const REMOTE_LOAD_TIMEOUT_MS = 10000;
 
@@ -88,7 +89,10 @@ function applyManifest(next: MfeManifest): void {
 async function boot(): Promise<void> {
   remoteStatus.set({ manifest: 'loading', failed: [] });
   try {
-    applyManifest(await fetchManifest());
+    const next = await fetchManifest();
+    await nextTask();
+    applyManifest(next);
+    await nextTask();
     remoteStatus.set({ manifest: 'ready' });
   } catch (err) {
     console.error('Could not load /mfe-manifest.json', err);
@@ -126,9 +130,12 @@ function mountParcel(remote: string, domElement: HTMLElement, props: ParcelProps
   let parcel: Parcel | null = null;
   let cancelled = false;
   let current = props;
+  // Each step in a task of its own: loading a remote is much of the first screen's script work.
   const mounted = (async () => {
     await manifestReady();
+    await nextTask();
     const config = await loadLifecycles(remote);
+    await nextTask();
     if (cancelled) return;
     const mountedWith = current;
     const p = mountRootParcel(config as never, { ...mountedWith, domElement } as never);
@@ -156,12 +163,17 @@ function mountParcel(remote: string, domElement: HTMLElement, props: ParcelProps
   };
 }
 
-/** Starts single-spa once the layout (with #mfe-outlet) is on the page. */
+/**
+ * Starts single-spa once the layout (with #mfe-outlet) is on the page: the routes, then the
+ * parcels, then the remote list, each in a task of its own.
+ */
 export async function startFederation(): Promise<void> {
+  await nextTask();
   registerRoutes();
-  setParcelMounter(mountParcel);
   setRetryHandler(() => void boot());
   authStore.subscribe(() => triggerAppChange());
   start({ urlRerouteOnly: true });
+  await nextTask();
+  setParcelMounter(mountParcel);
   await boot();
 }
