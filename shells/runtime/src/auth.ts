@@ -208,19 +208,38 @@ export function takeUrlToken(loc: Location = window.location): UrlToken | null {
   const claims = validateToken(token);
   const redirect = params.get('redirect');
   if (!claims) {
-    endSession();
+    // An expired sign-in link leaves a session held here as it is (issue 22, finding 11).
+    if (!isStaleLink(token)) endSession();
     return { token, kind: 'invalid', claims: null, redirect, externalRedirect };
   }
   return { token, kind: claims.typ === 'link' ? 'link' : 'session', claims, redirect, externalRedirect };
 }
 
-/** POST /api/auth/exchange: a link token or a handed-over session token → a fresh session. */
+/** A valid session (not a link) is held here now. */
+function holdsSession(): boolean {
+  const { authenticated, token } = authStore.get();
+  const claims = authenticated ? validateToken(token) : null;
+  return claims !== null && claims.typ !== 'link';
+}
+
+/** A sign-in link that can't be used while a session is held: that session stays. */
+function isStaleLink(token: string): boolean {
+  return decodeToken(token)?.typ === 'link' && holdsSession();
+}
+
+/**
+ * POST /api/auth/exchange: a link token or a handed-over session token → a fresh session. A
+ * refused exchange signs out, except a sign-in link refused while a session is held here (an
+ * older link, already used or expired): that session stays as it was.
+ */
 export async function exchangeToken(token: string): Promise<SessionResponse> {
+  const link = decodeToken(token)?.typ === 'link';
   authStore.set({ loading: true });
   try {
     return signedIn(await http<SessionResponse>('/api/auth/exchange', { method: 'POST', body: { token }, token: null }));
   } catch (err) {
-    endSession();
+    if (link && holdsSession()) authStore.set({ loading: false });
+    else endSession();
     throw err;
   }
 }
@@ -295,6 +314,17 @@ function endAfterDelay(extra: Partial<AuthState>, then?: () => void): Promise<vo
     }, LOGOUT_DELAY_MS);
   });
   return pendingLogout;
+}
+
+/**
+ * The server has already ended this session (an undone change of the sign-in address ends every
+ * session of the account): it is forgotten here, auth and every stored key, without a call to the
+ * server and without the Logged out screen.
+ */
+export function forgetSession(): void {
+  const wasSignedIn = authStore.get().authenticated;
+  endSession();
+  if (wasSignedIn) postToHost({ action: 'logout' });
 }
 
 /** The session is over (expiry passed, or the API answered 401): toast, then logout. */

@@ -20,6 +20,7 @@ export {
   activityStore,
   verifyCode,
   logout,
+  forgetSession,
   signInAgain,
   checkSession,
   expireSession,

@@ -8,3 +8,6 @@ describePluralCatalogs(path.join(__dirname, '..', 'card', 'i18n'), { name: 'memb
 
 // The store and event pages have their own namespace too (their strings come with their chunk).
 describeCatalogs(path.join(__dirname, '..', 'stores', 'i18n'));
+
+// The undo screen of a changed sign-in address too.
+describeCatalogs(path.join(__dirname, '..', 'email-change', 'i18n'));

@@ -148,6 +148,86 @@ describe('login with an emailed link', () => {
   });
 });
 
+describe('a sign-in link that can no longer be used while signed in (issue 22, finding 11)', () => {
+  const refused = { status: 401, body: { status: 401, message: 'Invalid or expired token', errors: {}, error: true } };
+
+  function signedInHere() {
+    const held = session();
+    localStorage.setItem('portal.auth', held);
+    localStorage.setItem('portal.profileCache', '{"cached":true}');
+    initAuth();
+    return held;
+  }
+
+  it('an already-used link: Continue keeps the session held, says so, and goes on to the link’s page', async () => {
+    stub = stubFetch({ 'POST /api/auth/exchange': refused, 'POST /api/auth/logout': { status: 204 } });
+    const held = signedInHere();
+    window.history.replaceState(null, '', `/?token=${encodeURIComponent(linkToken())}&redirect=%2Fprofile`);
+    await expect(handleUrlToken()).resolves.toBe('link');
+    renderAt('/?redirect=%2Fprofile');
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    });
+    const title = await screen.findByRole('heading', { level: 1, name: "You're already signed in" });
+    expect(screen.getByText("This sign-in link has already been used or has expired. You're still signed in.")).toBeInTheDocument();
+    await waitFor(() => expect(title).toHaveFocus());
+    expect(authStore.get()).toMatchObject({ authenticated: true, token: held, loggedOut: false, loading: false });
+    expect(localStorage.getItem('portal.auth')).toBe(held);
+    expect(localStorage.getItem('portal.profileCache')).toBe('{"cached":true}');
+    expect(stub.calls.map((c) => c.path)).toEqual(['/api/auth/exchange']);
+    // No sign-in form, no "invalid link" message: the member is signed in.
+    expect(screen.queryByRole('button', { name: 'Email me a sign-in link' })).toBeNull();
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    });
+    expect(window.location.pathname).toBe('/profile');
+    expect(linkStore.get().phase).toBe('none');
+    expect(authStore.get().authenticated).toBe(true);
+  });
+
+  it('an expired link on arrival: nothing asked of the server, the session kept and said so; Continue goes home', async () => {
+    stub = stubFetch({});
+    const held = signedInHere();
+    const stale = makeToken({ pid: 'p_demo', exp: now() - 60, typ: 'link' });
+    window.history.replaceState(null, '', `/?token=${encodeURIComponent(stale)}`);
+    await expect(handleUrlToken()).resolves.toBe('kept');
+    expect(window.location.search).toBe('');
+    renderAt('/');
+    expect(screen.getByRole('heading', { level: 1, name: "You're already signed in" })).toBeInTheDocument();
+    expect(authStore.get()).toMatchObject({ authenticated: true, token: held });
+    expect(stub.calls).toEqual([]);
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    });
+    expect(window.location.pathname).toBe('/home');
+  });
+
+  it('without a valid session held, the link is still unusable: the login form says so', async () => {
+    stub = stubFetch({});
+    localStorage.setItem('portal.auth', makeToken({ pid: 'p_demo', exp: now() - 5, typ: 'session' }));
+    initAuth();
+    window.history.replaceState(null, '', `/?token=${encodeURIComponent(makeToken({ pid: 'p_demo', exp: now() - 60, typ: 'link' }))}`);
+    await expect(handleUrlToken()).resolves.toBe('failed');
+    renderAt('/');
+    expect(screen.getByRole('alert')).toHaveTextContent('This sign-in link is invalid or has expired. Please request a new one.');
+    expect(authStore.get().authenticated).toBe(false);
+  });
+
+  it('a valid link for another account while signed in still signs in with it', async () => {
+    const other = makeToken({ pid: 'p_other', exp: now() + 3600, typ: 'session' });
+    stub = stubFetch({ 'POST /api/auth/exchange': { body: { token: other, expiry: now() + 3600, profile_id: 'p_other' } } });
+    signedInHere();
+    window.history.replaceState(null, '', `/?token=${encodeURIComponent(linkToken())}`);
+    await handleUrlToken();
+    renderAt('/');
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
+    });
+    await waitFor(() => expect(window.location.pathname).toBe('/home'));
+    expect(authStore.get()).toMatchObject({ authenticated: true, token: other, profile_id: 'p_other' });
+  });
+});
+
 describe('a link that leaves the portal (externalRedirect)', () => {
   const config = (allowedOrigins: unknown) =>
     ({ general: { tenant: 'demo', allowedOrigins }, lastUpdated: 1 }) as unknown as PortalConfig;

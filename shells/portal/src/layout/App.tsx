@@ -17,6 +17,8 @@ import { visitKindFor } from '../mfe/visit-routes';
 
 // Store and event pages: their own chunk, fetched when one is opened.
 const VisitScreen = lazy(() => import(/* webpackChunkName: "stores" */ '../stores').then((m) => ({ default: m.VisitScreen })));
+// Undoing a change of the sign-in address (the link sent to the old address): its own chunk too.
+const EmailChangeUndo = lazy(() => import(/* webpackChunkName: "email-change" */ '../email-change/UndoScreen').then((m) => ({ default: m.EmailChangeUndo })));
 
 /** What the shell itself draws in <main> for a path; null means an MFE owns it. */
 function Screen({ path }: { path: string }) {
@@ -25,12 +27,19 @@ function Screen({ path }: { path: string }) {
   const status = useStore(remoteStatus);
   const link = useStore(linkStore);
   const search = useSearch();
-  if (link.phase === 'pending' || link.phase === 'exchanging') return <LinkLanding />;
+  if (link.phase === 'pending' || link.phase === 'exchanging' || link.phase === 'kept') return <LinkLanding />;
   const visit = visitKindFor(path, search);
   if (visit) {
     return (
       <Suspense fallback={<Loading />}>
         <VisitScreen kind={visit} path={path} search={search} />
+      </Suspense>
+    );
+  }
+  if (path === '/email-change/undo') {
+    return (
+      <Suspense fallback={<Loading />}>
+        <EmailChangeUndo />
       </Suspense>
     );
   }

@@ -2,12 +2,15 @@
 import { makeToken, stubFetch, type FetchStub } from '@portal/build/src/fetch-stub';
 import {
   authStore,
+  exchangeToken,
   expireSession,
+  forgetSession,
   http,
   impersonate,
   initAuth,
   initI18n,
   logout,
+  onSessionChange,
   signInAgain,
   stopImpersonation,
   takeUrlToken,
@@ -74,7 +77,7 @@ describe('a token in the URL', () => {
   it.each([
     ['missing pid', makeToken({ exp: now() + 600, typ: 'link' })],
     ['missing exp', makeToken({ pid: 'p', typ: 'link' })],
-    ['expired', makeToken({ pid: 'p', exp: now() - 1, typ: 'link' })],
+    ['expired (a handed-over session)', makeToken({ pid: 'p', exp: now() - 1, typ: 'session' })],
     ['garbage', 'not-a-token%%'],
     ['base64 but not a JWT', btoa('a.b.c')],
   ])('treats a token %s as invalid and signs out', (_label, token) => {
@@ -90,6 +93,91 @@ describe('a token in the URL', () => {
 
   it('returns null when there is no token', () => {
     expect(takeUrlToken(at('/?redirect=%2Fhome'))).toBeNull();
+  });
+
+  it('an expired sign-in link keeps the session held here (issue 22, finding 11), and is invalid', () => {
+    const held = member();
+    localStorage.setItem(AUTH_KEY, held);
+    localStorage.setItem(PROFILE_CACHE_KEY, 'cached');
+    initAuth();
+    const stale = makeToken({ pid: 'p_demo', exp: now() - 60, typ: 'link', redirect: '/profile' });
+    const found = takeUrlToken(at(`/?token=${encodeURIComponent(stale)}&redirect=%2Fprofile`));
+    expect(found).toMatchObject({ kind: 'invalid', claims: null, redirect: '/profile' });
+    expect(authStore.get()).toMatchObject({ authenticated: true, token: held, loggedOut: false });
+    expect(localStorage.getItem(AUTH_KEY)).toBe(held);
+    expect(localStorage.getItem(PROFILE_CACHE_KEY)).toBe('cached');
+    expect(window.location.search).toBe('?redirect=%2Fprofile');
+  });
+
+  it('an expired sign-in link with no session held (or an expired one) leaves nobody signed in', () => {
+    localStorage.setItem(AUTH_KEY, makeToken({ pid: 'p_demo', exp: now() - 5, typ: 'session' }));
+    initAuth();
+    const stale = makeToken({ pid: 'p_demo', exp: now() - 60, typ: 'link' });
+    expect(takeUrlToken(at(`/?token=${encodeURIComponent(stale)}`))?.kind).toBe('invalid');
+    expect(authStore.get().authenticated).toBe(false);
+    expect(localStorage.getItem(AUTH_KEY)).toBeNull();
+  });
+});
+
+describe('exchanging a token', () => {
+  const refused = { status: 401, body: { status: 401, message: 'Invalid or expired token', errors: {}, error: true } };
+  const link = () => makeToken({ pid: 'p_demo', exp: now() + 600, typ: 'link' });
+
+  it('a sign-in link refused (already used) while a session is held keeps that session as it was', async () => {
+    const held = member();
+    stub = stubFetch({ 'POST /api/auth/exchange': refused });
+    localStorage.setItem(AUTH_KEY, held);
+    localStorage.setItem(PROFILE_CACHE_KEY, 'cached');
+    initAuth();
+    const changes: string[] = [];
+    const off = onSessionChange((c) => changes.push(c));
+    await expect(exchangeToken(link())).rejects.toMatchObject({ status: 401 });
+    off();
+    expect(authStore.get()).toMatchObject({ authenticated: true, token: held, loading: false, loggedOut: false });
+    expect(localStorage.getItem(AUTH_KEY)).toBe(held);
+    expect(localStorage.getItem(PROFILE_CACHE_KEY)).toBe('cached');
+    expect(changes).toEqual([]);
+    // Only the exchange was asked: nothing was signed out on the server.
+    expect(stub.calls.map((c) => c.path)).toEqual(['/api/auth/exchange']);
+  });
+
+  it('a handed-over session token refused while signed in signs out (spec 4: invalid is unauthenticated)', async () => {
+    stub = stubFetch({ 'POST /api/auth/exchange': refused });
+    localStorage.setItem(AUTH_KEY, member());
+    initAuth();
+    await expect(exchangeToken(member({ jti: 'other' }))).rejects.toMatchObject({ status: 401 });
+    expect(authStore.get().authenticated).toBe(false);
+    expect(localStorage.getItem(AUTH_KEY)).toBeNull();
+  });
+
+  it('a sign-in link refused with no session held leaves nobody signed in', async () => {
+    stub = stubFetch({ 'POST /api/auth/exchange': refused });
+    localStorage.removeItem(AUTH_KEY);
+    initAuth();
+    await expect(exchangeToken(link())).rejects.toMatchObject({ status: 401 });
+    expect(authStore.get()).toMatchObject({ authenticated: false, loading: false });
+  });
+});
+
+describe('forgetSession', () => {
+  it('forgets a session the server already ended: every key cleared, no server call, not the Logged out state', () => {
+    stub = stubFetch({});
+    localStorage.setItem(AUTH_KEY, member());
+    initAuth();
+    for (const key of SESSION_STORAGE_KEYS) {
+      if (key !== AUTH_KEY) localStorage.setItem(key, 'x');
+      sessionStorage.setItem(key, 'x');
+    }
+    const changes: string[] = [];
+    const off = onSessionChange((c) => changes.push(c));
+    forgetSession();
+    off();
+    expect(authStore.get()).toMatchObject({ authenticated: false, loggedOut: false, token: null, loading: false });
+    for (const key of SESSION_STORAGE_KEYS) {
+      expect([key, localStorage.getItem(key), sessionStorage.getItem(key)]).toEqual([key, null, null]);
+    }
+    expect(changes).toEqual(['signed-out']);
+    expect(stub.calls).toEqual([]);
   });
 });
 
