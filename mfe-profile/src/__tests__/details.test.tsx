@@ -31,7 +31,11 @@ describe('My Details', () => {
     expect(await screen.findByText('Gold Member')).toBeInTheDocument();
     expect(field('First name').value).toBe('Dana');
     expect(field('Last name').value).toBe('Demo');
-    expect(field('Email address').value).toBe('demo@example.com');
+    // The sign-in address is shown, not a field to type over (it changes through its own dialog).
+    const email = screen.getByRole('group', { name: 'Email address' });
+    expect(email).toHaveTextContent('demo@example.com');
+    expect(within(email).queryByRole('textbox')).toBeNull();
+    expect(within(email).getByRole('button', { name: 'Change email' })).toHaveAccessibleDescription('demo@example.com');
     expect(field('Mobile phone').value).toBe('+61400000001');
     expect(field('Date of birth').value).toBe('1990-05-14');
     expect(field('Street address').value).toBe('1 Swanston St');
@@ -68,43 +72,43 @@ describe('My Details', () => {
   });
 
   it('shows the server’s field errors under their fields, announced, focuses the first and keeps what was typed', async () => {
-    stub = backend({ 'PUT /api/profile': refused({ 'address.postcode': 'Postcode must be 4 digits', email: 'Enter a valid email address' }) });
+    stub = backend({ 'PUT /api/profile': refused({ 'address.postcode': 'Postcode must be 4 digits', phone: 'Enter a valid phone number' }) });
     await openDetails();
-    fireEvent.change(field('Email address'), { target: { value: 'not-an-email' } });
+    fireEvent.change(field('Mobile phone'), { target: { value: 'not-a-phone' } });
     fireEvent.change(field('Postcode'), { target: { value: '30' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save changes' }));
 
-    const email = field('Email address');
-    await waitFor(() => expect(email).toHaveAttribute('aria-invalid', 'true'));
-    expect(email).toHaveAccessibleDescription('Enter a valid email address');
+    const phone = field('Mobile phone');
+    await waitFor(() => expect(phone).toHaveAttribute('aria-invalid', 'true'));
+    expect(phone).toHaveAccessibleDescription('Enter a valid phone number');
     expect(field('Postcode')).toHaveAccessibleDescription('Postcode must be 4 digits');
     expect(field('First name')).not.toHaveAttribute('aria-invalid');
     // Announced: each message is an alert inside the live region the field points at.
     expect(screen.getAllByRole('alert').map((a) => a.textContent)).toEqual(
-      expect.arrayContaining(['Enter a valid email address', 'Postcode must be 4 digits']),
+      expect.arrayContaining(['Enter a valid phone number', 'Postcode must be 4 digits']),
     );
-    // Email comes before the address in the form: it gets the focus.
-    expect(document.activeElement).toBe(email);
-    expect(email.value).toBe('not-an-email');
+    // The phone comes before the address in the form: it gets the focus.
+    expect(document.activeElement).toBe(phone);
+    expect(phone.value).toBe('not-a-phone');
     expect(field('Postcode').value).toBe('30');
     expect(screen.getByText('Dana Demo')).toBeInTheDocument();
     expect(toasts()).toEqual(['error: Please check the highlighted fields']);
     expect(put()[0].body).toEqual({
-      email: 'not-an-email',
+      phone: 'not-a-phone',
       address: { ...PROFILE.address, postcode: '30' },
     });
   });
 
-  it('says an email in use (409) in the page language', async () => {
+  it('says a field error in the page language', async () => {
     const { setLanguage, languageReady } = await import('@portal/runtime');
-    stub = backend({ 'PUT /api/profile': refused({ email: 'This email address belongs to another account' }, 409) });
+    stub = backend({ 'PUT /api/profile': refused({ phone: 'Enter a valid phone number' }) });
     setLanguage('fr');
     await act(() => languageReady());
     await renderAt('/profile');
     await screen.findByRole('heading', { level: 2, name: 'Informations personnelles' });
-    fireEvent.change(screen.getByLabelText('Adresse e-mail'), { target: { value: 'other@example.com' } });
+    fireEvent.change(screen.getByLabelText('Téléphone mobile'), { target: { value: '12' } });
     fireEvent.click(screen.getByRole('button', { name: 'Enregistrer les modifications' }));
-    expect(await screen.findByText('Cette adresse e-mail est déjà utilisée par un autre compte')).toBeInTheDocument();
+    expect(await screen.findByText('Saisissez un numéro de téléphone valide')).toBeInTheDocument();
   });
 
   it('matches the stored country and state case-insensitively on code, iso_3 or name', async () => {

@@ -36,11 +36,11 @@ describe('custom events', () => {
     stub = backend({ 'PUT /api/profile': answersWith((p, body) => ({ ...p, ...(body as Partial<Profile>) })) });
     await openDetails();
     fireEvent.change(screen.getByLabelText('First name'), { target: { value: 'Danielle' } });
-    fireEvent.change(screen.getByLabelText('Email address'), { target: { value: 'dani@example.com' } });
+    fireEvent.change(screen.getByLabelText('Mobile phone'), { target: { value: '+61400000077' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save changes' }));
     await screen.findByText('Danielle Demo');
-    expect(events()).toEqual([{ name: 'my_details_save', params: { fields: 'email,first_name' } }]);
-    expect(JSON.stringify(posted)).not.toMatch(/Danielle|example\.com/);
+    expect(events()).toEqual([{ name: 'my_details_save', params: { fields: 'first_name,phone' } }]);
+    expect(JSON.stringify(posted)).not.toMatch(/Danielle|61400000077/);
   });
 
   it('my_size_save names the garment', async () => {

@@ -7,7 +7,7 @@ import { authStore, networkStore, onAnalytics, setLanguage, languageReady, type 
 import type { FetchStub, StubRequest } from '@portal/build/src/fetch-stub';
 import { errorAnswer } from '@portal/build/src/screen-testing';
 import { installReactNative, postedActions, postedEvents, removeNativeWrappers } from '@portal/build/src/native-testing';
-import type { PrivacySession } from '../features/privacy/api/privacy';
+import type { PrivacySession, StaffView } from '../features/privacy/api/privacy';
 import { backend, renderAt, resetAll, toasts } from './fixtures';
 
 const HERE: PrivacySession = {
@@ -47,15 +47,26 @@ const OLD: PrivacySession = {
   ip: null,
 };
 
+const SAM: StaffView = {
+  id: 'stv_sam',
+  staff_name: 'Sam Staff',
+  started_at: '2026-11-23T01:00:00Z',
+  last_seen_at: '2026-11-23T01:20:00Z',
+  expires_at: '2026-11-23T02:00:00Z',
+};
+const KIM: StaffView = { id: 'stv_kim', staff_name: 'Kim Support', started_at: '2026-11-23T01:10:00Z', last_seen_at: null, expires_at: '2026-11-23T02:10:00Z' };
+
 let stub: FetchStub;
 /** The server's sessions: DELETE and revoke-others change them, GET lists them (newest first). */
 let live: PrivacySession[];
+/** Staff viewing the account now: DELETE ends one. */
+let views: StaffView[];
 let posted: Record<string, unknown>[];
 
 /** The privacy routes as the gateway answers them, over the profile routes every page reads. */
 function privacyBackend(routes: Parameters<typeof backend>[0] = {}) {
   return backend({
-    'GET /api/privacy/sessions': () => ({ body: { sessions: live } }),
+    'GET /api/privacy/sessions': () => ({ body: { sessions: live, staff_views: views } }),
     'POST /api/privacy/sessions/revoke-others': () => {
       const revoked = live.filter((s) => !s.current).length;
       live = live.filter((s) => s.current);
@@ -63,6 +74,16 @@ function privacyBackend(routes: Parameters<typeof backend>[0] = {}) {
     },
     'POST /api/auth/logout': { status: 204 },
     'POST /api/privacy/delete/code': { body: { sent: true, email: 'd***@example.com' } },
+    ...Object.fromEntries(
+      [SAM, KIM].map((v) => [
+        `DELETE /api/privacy/sessions/${v.id}`,
+        () => {
+          const known = views.some((x) => x.id === v.id);
+          views = views.filter((x) => x.id !== v.id);
+          return known ? { status: 204 } : errorAnswer(404, 'Not found');
+        },
+      ]),
+    ),
     ...Object.fromEntries(
       live.map((s) => [
         `DELETE /api/privacy/sessions/${s.id}`,
@@ -80,6 +101,7 @@ function privacyBackend(routes: Parameters<typeof backend>[0] = {}) {
 beforeEach(() => {
   resetAll();
   live = [PHONE, HERE, OLD];
+  views = [];
   posted = [];
   stub = privacyBackend();
 });
@@ -219,6 +241,104 @@ describe('My sessions', () => {
     expect(authStore.get().authenticated).toBe(false);
     expect(calls('DELETE')).toEqual([]);
     expect(calls('POST', '/api/auth/logout')).toHaveLength(1);
+  });
+});
+
+describe('Staff viewing your account', () => {
+  const section = () => screen.getByRole('heading', { level: 2, name: 'Staff viewing your account' }).closest('section')!;
+  const viewItems = () => within(section()).getAllByRole('listitem');
+
+  it('is not there while nobody is viewing', async () => {
+    await openPrivacy();
+    expect(screen.queryByRole('heading', { name: 'Staff viewing your account' })).toBeNull();
+    expect(screen.queryByRole('button', { name: /End this view/ })).toBeNull();
+  });
+
+  it('lists who is viewing now: name, since when, last active and until when, in the tenant zone', async () => {
+    views = [SAM, KIM];
+    await openPrivacy();
+    const [sam, kim] = viewItems();
+    expect(viewItems()).toHaveLength(2);
+    expect(within(sam).getByText('Sam Staff').tagName).toBe('BDI');
+    // 01:00 UTC is noon in Melbourne (daylight time).
+    expect(sam).toHaveTextContent('Viewing since23 Nov 2026, 12:00 pm');
+    expect(within(sam).getByText('23 Nov 2026, 12:00 pm')).toHaveAttribute('dateTime', SAM.started_at);
+    expect(sam).toHaveTextContent('Last active23 Nov 2026, 12:20 pm');
+    expect(sam).toHaveTextContent('Ends by23 Nov 2026, 1:00 pm');
+    expect(kim).toHaveTextContent('Kim Support');
+    expect(kim).not.toHaveTextContent('Last active');
+    expect(within(sam).getByRole('button', { name: 'End this view (Sam Staff)' })).toBeInTheDocument();
+    // Not among the devices.
+    expect(items()).toHaveLength(3);
+    expect(document.querySelector('ul.sessions')).not.toHaveTextContent('Sam Staff');
+  });
+
+  it('ends a view after a confirmation, reads the list again; the last one gone, the section goes and the focus to My sessions', async () => {
+    const events: AnalyticsEvent[] = [];
+    const off = onAnalytics((e) => events.push(e));
+    views = [SAM, KIM];
+    await openPrivacy();
+    const end = within(viewItems()[0]).getByRole('button', { name: 'End this view (Sam Staff)' });
+
+    fireEvent.click(end);
+    let dialog = screen.getByRole('dialog', { name: 'End this staff view?' });
+    expect(dialog).toHaveAccessibleDescription('Sam Staff will no longer be able to see your account.');
+    expect(within(dialog).getByRole('button', { name: 'Cancel' })).toHaveFocus();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(calls('DELETE')).toEqual([]);
+    expect(end).toHaveFocus();
+
+    fireEvent.click(end);
+    dialog = screen.getByRole('dialog', { name: 'End this staff view?' });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'End view' }));
+    await waitFor(() => expect(viewItems()).toHaveLength(1));
+    expect(calls('DELETE').map((c) => c.path)).toEqual(['/api/privacy/sessions/stv_sam']);
+    expect(calls('GET').map((c) => c.path)).toEqual(['/api/privacy/sessions', '/api/privacy/sessions']);
+    expect(toasts()).toEqual(['success: Sam Staff can no longer see your account']);
+    await waitFor(() => expect(screen.getByRole('heading', { level: 2, name: 'Staff viewing your account' })).toHaveFocus());
+
+    fireEvent.click(within(viewItems()[0]).getByRole('button', { name: 'End this view (Kim Support)' }));
+    fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'End view' }));
+    await waitFor(() => expect(screen.queryByRole('heading', { name: 'Staff viewing your account' })).toBeNull());
+    await waitFor(() => expect(screen.getByRole('heading', { level: 2, name: 'My sessions' })).toHaveFocus());
+    expect(calls('DELETE').map((c) => c.path)).toEqual(['/api/privacy/sessions/stv_sam', '/api/privacy/sessions/stv_kim']);
+    // The member's own devices are untouched, and this one still signed in.
+    expect(items()).toHaveLength(3);
+    expect(authStore.get().authenticated).toBe(true);
+    expect(events.filter((e) => e.type === 'event').map((e) => e.name)).toEqual(['my_details_end_staff_view', 'my_details_end_staff_view']);
+    off();
+  });
+
+  it('a view that had already ended (404) is said so and the list read again', async () => {
+    views = [SAM];
+    await openPrivacy();
+    views = [];
+    fireEvent.click(within(viewItems()[0]).getByRole('button', { name: /^End this view/ }));
+    fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'End view' }));
+    await waitFor(() => expect(screen.queryByRole('heading', { name: 'Staff viewing your account' })).toBeNull());
+    expect(toasts()).toEqual(['info: That view had already ended']);
+  });
+
+  it('a failure says so and keeps the view listed', async () => {
+    views = [SAM];
+    stub.restore();
+    stub = privacyBackend({ 'DELETE /api/privacy/sessions/stv_sam': errorAnswer(500, 'Internal error') });
+    await openPrivacy();
+    fireEvent.click(within(viewItems()[0]).getByRole('button', { name: /^End this view/ }));
+    fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'End view' }));
+    await waitFor(() => expect(toasts()).toEqual(["error: We couldn't end that view. Please try again."]));
+    expect(viewItems()).toHaveLength(1);
+  });
+
+  it('is off with the reason while offline', async () => {
+    views = [SAM];
+    await openPrivacy();
+    act(() => networkStore.set({ online: false }));
+    const end = screen.getByRole('button', { name: /^End this view/ });
+    expect(end).toBeDisabled();
+    expect(end).toHaveAccessibleDescription("You're offline. You can save again when you're back online.");
+    act(() => networkStore.set({ online: true }));
+    expect(end).toBeEnabled();
   });
 });
 

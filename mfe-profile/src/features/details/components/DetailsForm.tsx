@@ -7,6 +7,7 @@ import { SelectField, SubmitButton, TextField } from '@portal/build/src/fields';
 import { toastSaved, toastWriteError, useDraft, useServerErrors, type FieldErrors } from '../../../lib/form';
 import type { Address, Profile, ProfileUpdate } from '@portal/runtime';
 import { useSaveProfile } from '../hooks/use-save-profile';
+import { EmailAddress } from './EmailAddress';
 
 /**
  * The countries with their names in the page's language (Intl.DisplayNames, from the browser's
@@ -34,7 +35,9 @@ function useLocalisedCountries<C extends { iso_2: string; name: string }>(countr
 }
 
 const EMPTY_ADDRESS: Address = { line1: '', line2: '', city: '', state: '', postcode: '', country: '' };
-const PERSONAL = ['first_name', 'last_name', 'email', 'phone', 'birth_date'] as const;
+// Not the email: it is the sign-in address, changed only through a code sent to the new one
+// (EmailAddress); PUT /api/profile refuses a new address.
+const PERSONAL = ['first_name', 'last_name', 'phone', 'birth_date'] as const;
 type Personal = (typeof PERSONAL)[number];
 
 type Draft = Record<Personal, string> & { address: Address };
@@ -43,7 +46,6 @@ function draftOf(p: Profile): Draft {
   return {
     first_name: p.first_name ?? '',
     last_name: p.last_name ?? '',
-    email: p.email ?? '',
     phone: p.phone ?? '',
     birth_date: p.birth_date ?? '',
     address: { ...EMPTY_ADDRESS, ...(p.address ?? {}) },
@@ -158,7 +160,11 @@ function AddressFields({
   );
 }
 
-/** My Details: name, contact details, birth date and address, saved with PUT /api/profile. */
+/**
+ * My Details: the sign-in address (changed on its own, verified), then name, phone, birth date and
+ * address, saved with PUT /api/profile. The address's dialog has a form of its own, so the details
+ * form comes after it rather than around it.
+ */
 export function DetailsForm({ profile, readOnly }: { profile: Profile; readOnly: boolean }) {
   const { t } = useTranslation();
   const { saved, draft, setDraft, reset } = useDraft(draftOf(profile), (a, b) => changesOf(a, b) !== null);
@@ -199,24 +205,26 @@ export function DetailsForm({ profile, readOnly }: { profile: Profile; readOnly:
   );
 
   return (
-    <form ref={ref} className="card" onSubmit={submit} noValidate aria-labelledby="details-title">
+    <section className="card" aria-labelledby="details-title">
       <h2 id="details-title">{t('details.title')}</h2>
-      <fieldset className="fieldset" disabled={readOnly}>
-        <div className="form-grid">
-          {personal('first_name', 'text', 'given-name')}
-          {personal('last_name', 'text', 'family-name')}
-          {personal('email', 'email', 'email', { dir: 'ltr', inputMode: 'email' })}
-          {personal('phone', 'tel', 'tel', { dir: 'ltr' })}
-          {personal('birth_date', 'date', 'bday')}
-        </div>
-      </fieldset>
-      <AddressFields
-        address={draft.address}
-        onChange={(address) => setDraft({ ...draft, address })}
-        errors={errors}
-        disabled={readOnly}
-      />
-      {!readOnly && <SubmitButton busy={save.isPending} label={t('form.save')} busyLabel={t('form.saving')} />}
-    </form>
+      <EmailAddress email={profile.email ?? ''} readOnly={readOnly} />
+      <form ref={ref} onSubmit={submit} noValidate aria-labelledby="details-title">
+        <fieldset className="fieldset" disabled={readOnly}>
+          <div className="form-grid">
+            {personal('first_name', 'text', 'given-name')}
+            {personal('last_name', 'text', 'family-name')}
+            {personal('phone', 'tel', 'tel', { dir: 'ltr' })}
+            {personal('birth_date', 'date', 'bday')}
+          </div>
+        </fieldset>
+        <AddressFields
+          address={draft.address}
+          onChange={(address) => setDraft({ ...draft, address })}
+          errors={errors}
+          disabled={readOnly}
+        />
+        {!readOnly && <SubmitButton busy={save.isPending} label={t('form.save')} busyLabel={t('form.saving')} />}
+      </form>
+    </section>
   );
 }

@@ -21,14 +21,32 @@ export interface PrivacySession {
   ip?: string | null;
 }
 
-export interface SessionList {
-  sessions: PrivacySession[];
+/** A staff member viewing the member's account (read-only) right now. */
+export interface StaffView {
+  /** End it with DELETE /api/privacy/sessions/{id}. */
+  id: string;
+  staff_name: string;
+  started_at: string;
+  last_seen_at?: string | null;
+  /** It ends by itself then (at most 60 minutes after it started). */
+  expires_at: string;
 }
 
-/** GET /api/privacy/sessions: newest sign-in first, expired and revoked ones left out. */
+export interface SessionList {
+  sessions: PrivacySession[];
+  staff_views: StaffView[];
+}
+
+/**
+ * GET /api/privacy/sessions: newest sign-in first, expired, idle and revoked ones left out; and
+ * the staff viewing the account now.
+ */
 export const getSessions = (signal?: AbortSignal) => http<SessionList>('/api/privacy/sessions', { signal });
 
-/** DELETE /api/privacy/sessions/{id}: signs that device out (204; 404 when it is already gone). */
+/**
+ * DELETE /api/privacy/sessions/{id}: signs that device out, or ends that staff view (204; 404
+ * when it is already gone).
+ */
 export const revokeSession = (id: string) => http<void>(`/api/privacy/sessions/${encodeURIComponent(id)}`, { method: 'DELETE' });
 
 /** POST /api/privacy/sessions/revoke-others: every session but this one. */

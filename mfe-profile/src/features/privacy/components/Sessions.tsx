@@ -8,6 +8,7 @@ import type { PrivacySession } from '../api/privacy';
 import { useRevokeOthers, useRevokeSession, useSessions } from '../hooks/use-sessions';
 import { DEVICE_TYPES, deviceName, deviceTypeKey } from '../lib/device';
 import { Icon, type IconName } from './Icon';
+import { StaffViews } from './StaffViews';
 
 type Asking = { kind: 'one'; session: PrivacySession } | { kind: 'others' } | null;
 
@@ -97,7 +98,8 @@ function Session({
  * My sessions: every device signed in to the account, this one marked. Another device is signed
  * out with DELETE /api/privacy/sessions/{id}, all of them but this one with revoke-others (each
  * after a confirmation); this one by logging out. The list is read again after each, and the
- * focus goes to the section's heading (the button pressed may be gone).
+ * focus goes to the section's heading (the button pressed may be gone). Then, from the same
+ * answer, the staff viewing the account now (StaffViews), when there are any.
  */
 export function Sessions() {
   const { t } = useTranslation();
@@ -157,71 +159,74 @@ export function Sessions() {
   };
 
   return (
-    <section className="card privacy-section" aria-labelledby={`${id}-title`}>
-      <h2 id={`${id}-title`} ref={heading} tabIndex={-1}>
-        {t('privacy.sessions.title')}
-      </h2>
-      <p className="muted">{t('privacy.sessions.intro')}</p>
-      {query.isPending ? (
-        <Loading />
-      ) : query.isError ? (
-        <ErrorState error={query.error} onRetry={() => void query.refetch()} />
-      ) : (
-        <>
-          <ul className="list sessions">
-            {sessions.map((s) => (
-              <Session
-                key={s.id}
-                session={s}
-                zone={zone}
-                busy={revoke.isPending && revoke.variables === s.id}
-                onSignOut={(session, button) => ask({ kind: 'one', session }, button)}
-              />
-            ))}
-          </ul>
-          {otherCount > 0 ? (
-            <WriteButton
-              type="button"
-              className="btn btn-secondary sessions__others"
-              aria-busy={others.isPending || undefined}
-              onClick={(e) => ask({ kind: 'others' }, e.currentTarget)}
-            >
-              {others.isPending ? t('privacy.sessions.signingOut') : t('privacy.sessions.signOutOthers')}
-            </WriteButton>
-          ) : (
-            <p className="muted sessions__only">{t('privacy.sessions.onlyThis')}</p>
-          )}
-        </>
-      )}
-      {asking && (
-        <Dialog labelledBy={`${id}-ask`} describedBy={`${id}-ask-text`} onClose={() => setAsking(null)} returnFocus={opener.current}>
-          {asking.kind === 'one' ? (
-            <>
-              <h2 id={`${id}-ask`}>{t('privacy.sessions.confirmOneTitle')}</h2>
-              <p id={`${id}-ask-text`}>
-                <BdiTrans k="privacy.sessions.confirmOneText" values={{ device: deviceName(asking.session, t) }} />
-              </p>
-            </>
-          ) : (
-            <>
-              <h2 id={`${id}-ask`}>{t('privacy.sessions.confirmOthersTitle')}</h2>
-              <p id={`${id}-ask-text`}>{t('privacy.sessions.confirmOthersText')}</p>
-            </>
-          )}
-          <div className="dialog__actions">
-            <button type="button" className="btn btn-secondary" onClick={() => setAsking(null)} data-autofocus>
-              {t('privacy.cancel')}
-            </button>
-            <WriteButton
-              type="button"
-              className="btn"
-              onClick={() => (asking.kind === 'one' ? signOutOne(asking.session) : signOutOthers())}
-            >
-              {asking.kind === 'one' ? t('privacy.sessions.confirmOne') : t('privacy.sessions.signOutOthers')}
-            </WriteButton>
-          </div>
-        </Dialog>
-      )}
-    </section>
+    <>
+      <section className="card privacy-section" aria-labelledby={`${id}-title`}>
+        <h2 id={`${id}-title`} ref={heading} tabIndex={-1}>
+          {t('privacy.sessions.title')}
+        </h2>
+        <p className="muted">{t('privacy.sessions.intro')}</p>
+        {query.isPending ? (
+          <Loading />
+        ) : query.isError ? (
+          <ErrorState error={query.error} onRetry={() => void query.refetch()} />
+        ) : (
+          <>
+            <ul className="list sessions">
+              {sessions.map((s) => (
+                <Session
+                  key={s.id}
+                  session={s}
+                  zone={zone}
+                  busy={revoke.isPending && revoke.variables === s.id}
+                  onSignOut={(session, button) => ask({ kind: 'one', session }, button)}
+                />
+              ))}
+            </ul>
+            {otherCount > 0 ? (
+              <WriteButton
+                type="button"
+                className="btn btn-secondary sessions__others"
+                aria-busy={others.isPending || undefined}
+                onClick={(e) => ask({ kind: 'others' }, e.currentTarget)}
+              >
+                {others.isPending ? t('privacy.sessions.signingOut') : t('privacy.sessions.signOutOthers')}
+              </WriteButton>
+            ) : (
+              <p className="muted sessions__only">{t('privacy.sessions.onlyThis')}</p>
+            )}
+          </>
+        )}
+        {asking && (
+          <Dialog labelledBy={`${id}-ask`} describedBy={`${id}-ask-text`} onClose={() => setAsking(null)} returnFocus={opener.current}>
+            {asking.kind === 'one' ? (
+              <>
+                <h2 id={`${id}-ask`}>{t('privacy.sessions.confirmOneTitle')}</h2>
+                <p id={`${id}-ask-text`}>
+                  <BdiTrans k="privacy.sessions.confirmOneText" values={{ device: deviceName(asking.session, t) }} />
+                </p>
+              </>
+            ) : (
+              <>
+                <h2 id={`${id}-ask`}>{t('privacy.sessions.confirmOthersTitle')}</h2>
+                <p id={`${id}-ask-text`}>{t('privacy.sessions.confirmOthersText')}</p>
+              </>
+            )}
+            <div className="dialog__actions">
+              <button type="button" className="btn btn-secondary" onClick={() => setAsking(null)} data-autofocus>
+                {t('privacy.cancel')}
+              </button>
+              <WriteButton
+                type="button"
+                className="btn"
+                onClick={() => (asking.kind === 'one' ? signOutOne(asking.session) : signOutOthers())}
+              >
+                {asking.kind === 'one' ? t('privacy.sessions.confirmOne') : t('privacy.sessions.signOutOthers')}
+              </WriteButton>
+            </div>
+          </Dialog>
+        )}
+      </section>
+      {query.data && <StaffViews views={query.data.staff_views ?? []} zone={zone} fallback={() => heading.current} />}
+    </>
   );
 }
