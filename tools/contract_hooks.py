@@ -15,7 +15,9 @@ import schemathesis
 # refusal that names no field (the airline refusing a transfer).
 DATA_DEPENDENT = {
     ("POST", "/api/connections"): {"definition_id"},
-    ("PUT", "/api/profile"): {"address.*", "birth_date", "identities.*"},
+    ("PUT", "/api/profile"): {"address.*", "birth_date", "identities.*", "email"},
+    ("POST", "/api/profile/email"): {"email"},
+    ("POST", "/api/profile/email/verify"): {"code", "email"},
     ("PUT", "/api/profile/attributes/comms"): {"*"},
     ("PUT", "/api/profile/attributes/custom/{key}"): {"key", "value"},
     ("POST", "/api/profile/claims"): {"store", "date"},

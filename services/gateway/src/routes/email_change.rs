@@ -17,9 +17,26 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(start)).routes(routes!(confirm))
 }
 
+/// An email address as `portal_common::email::Email::parse` takes it, in any case, at most 254
+/// characters: the parser's rule as a pattern (`portal_common::email::PATTERN`), which the
+/// contract test holds to the parser.
+#[derive(Deserialize)]
+#[serde(transparent)]
+pub struct EmailAddress(pub String);
+
+impl utoipa::PartialSchema for EmailAddress {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{ObjectBuilder, Type};
+        ObjectBuilder::new().schema_type(Type::String).max_length(Some(254)).pattern(Some(portal_common::email::PATTERN)).into()
+    }
+}
+
+impl ToSchema for EmailAddress {}
+
 #[derive(Deserialize, ToSchema)]
 pub struct NewEmail {
-    pub email: String,
+    /// The new address; not the current one (422 `errors.email`).
+    pub email: EmailAddress,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -39,7 +56,7 @@ pub struct EmailCodeSent {
         (status = 429, body = crate::error::ErrorBody)))]
 pub async fn start(State(s): State<AppState>, Owner(m): Owner, ip: ClientIp, body: Result<Json<NewEmail>, JsonRejection>) -> ApiResult<(StatusCode, Json<EmailCodeSent>)> {
     let Json(b) = body?;
-    let mut req = m.request(pb::StartEmailChangeRequest { email: b.email });
+    let mut req = m.request(pb::StartEmailChangeRequest { email: b.email.0 });
     ip.tag(&mut req);
     let r = s.clients.auth.clone().start_email_change(req).await?.into_inner();
     Ok((StatusCode::ACCEPTED, Json(EmailCodeSent { message: r.message, email: r.email })))
@@ -48,6 +65,7 @@ pub async fn start(State(s): State<AppState>, Owner(m): Owner, ip: ClientIp, bod
 #[derive(Deserialize, ToSchema)]
 pub struct EmailCode {
     /// The 6-digit code sent to the new address.
+    #[schema(pattern = "^[0-9]{6}$")]
     pub code: String,
 }
 

@@ -145,9 +145,10 @@ pub async fn get_profile(State(s): State<AppState>, m: Member) -> ApiResult<Json
 /// The member's own fields. Every key is optional; only the keys sent change.
 #[derive(Deserialize, ToSchema)]
 pub struct ProfileUpdate {
-    /// `local@domain.tld`, at most 254 characters; stored lower-cased.
-    #[schema(max_length = 254, pattern = r"^[^@\x00-\x20\x7f-\x9f]{1,64}@[^@.\x00-\x20\x7f-\x9f]+(?:\.[^@.\x00-\x20\x7f-\x9f]+)+$")]
-    pub email: Option<String>,
+    /// The member's current address, in any case (a form may send every field). A different one
+    /// is refused (422 `errors.email`): the address changes only through
+    /// `POST /api/profile/email`, confirmed by a code sent to it.
+    pub email: Option<crate::routes::email_change::EmailAddress>,
     /// 1 to 50 letters, spaces, hyphens, apostrophes and full stops.
     #[schema(min_length = 1, max_length = 50, pattern = r"^[\p{L}'.’-](?:[\p{L} '.’-]{0,48}[\p{L}'.’-])?$")]
     pub first_name: Option<String>,
@@ -182,7 +183,7 @@ pub async fn update_profile(State(s): State<AppState>, m: Member, body: Result<J
         v.unwrap_or_default()
     };
     let mut req = pb::UpdateProfileRequest {
-        email: take("email", b.email),
+        email: take("email", b.email.map(|e| e.0)),
         first_name: take("first_name", b.first_name),
         last_name: take("last_name", b.last_name),
         phone: take("phone", b.phone),
