@@ -5,6 +5,7 @@
 // for long, so the page answers taps while it starts (Total Blocking Time). The page preloads
 // every step's files (webpack.config.js), so only their evaluation waits for its step.
 import { nextTask } from './next-task';
+import { registerServiceWorker } from './sw-register';
 
 async function start() {
   const root = document.getElementById('root')!;
@@ -61,10 +62,7 @@ async function start() {
   startApp(root, onReady);
 
   // Offline: the service worker of production builds (a development server has no /sw.js).
-  if (process.env.NODE_ENV === 'production' && !isEmbedded()) {
-    const { registerServiceWorker } = await import('./sw-register');
-    registerServiceWorker();
-  }
+  if (process.env.NODE_ENV === 'production' && !isEmbedded()) registerServiceWorker();
 }
 
 void start();

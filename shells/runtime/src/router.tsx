@@ -23,6 +23,8 @@ const getSearch = () => window.location.search;
 // HTML): what the router gives while that page is rendered and hydrated (see DrawnAhead).
 let serverPath = '/';
 let serverSearch = '';
+const getServerPath = () => serverPath;
+const getServerSearch = () => serverSearch;
 const hasWindow = () => typeof window !== 'undefined';
 
 /** The address a page drawn ahead of time shows (see usePathname). */
@@ -31,14 +33,18 @@ export function setServerLocation(pathname: string, search = ''): void {
   serverSearch = search;
 }
 
+// While drawn ahead of time only the drawn address is read (see useStore); rendering on the
+// server without a drawn address gives the current one where there is a window.
 export function usePathname(): string {
-  const path = useSyncExternalStore(subscribe, getPath, () => (hasWindow() ? getPath() : serverPath));
-  return useDrawn() ? serverPath : path;
+  const drawn = useDrawn();
+  const read = drawn || !hasWindow() ? getServerPath : getPath;
+  return useSyncExternalStore(subscribe, drawn ? getServerPath : getPath, read);
 }
 
 export function useSearch(): string {
-  const search = useSyncExternalStore(subscribe, getSearch, () => (hasWindow() ? getSearch() : serverSearch));
-  return useDrawn() ? serverSearch : search;
+  const drawn = useDrawn();
+  const read = drawn || !hasWindow() ? getServerSearch : getSearch;
+  return useSyncExternalStore(subscribe, drawn ? getServerSearch : getSearch, read);
 }
 
 export function navigate(to: string, options: { replace?: boolean } = {}): void {

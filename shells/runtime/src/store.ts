@@ -55,10 +55,11 @@ export function useDrawn(): boolean {
 
 /** The store's state; its server state while drawn ahead of time (DrawnAhead). */
 export function useStore<T extends object>(store: Store<T>): T {
-  // Hydration reads the current state too (getServerSnapshot = get), so React never has to
-  // re-render synchronously for a store that changed since the HTML was drawn.
-  const state = useSyncExternalStore(store.subscribe, store.get, store.get);
-  return useDrawn() ? store.getServerState() : state;
+  // While drawn, React reads only the server state, which does not change: a store that changes
+  // meanwhile (a request starting, the config arriving) neither interrupts the hydration nor
+  // makes React re-render everything at once to stay consistent with it.
+  const read = useDrawn() ? store.getServerState : store.get;
+  return useSyncExternalStore(store.subscribe, read, read);
 }
 
 /**
