@@ -103,6 +103,8 @@ pub struct Settings {
     /// Lifetime of a staff impersonation token (at most 3600).
     pub impersonation_ttl_secs: i64,
     pub rate_limit: RateLimits,
+    /// The gateway's connection limits and timeouts (`PORTAL_SERVER__*`).
+    pub server: ServerLimits,
     /// Proxies (IPs or CIDR blocks, e.g. `10.0.0.0/8`) whose `X-Forwarded-For` is believed when
     /// telling the client's IP for rate limits. Empty: the TCP peer is the client.
     pub trusted_proxies: Vec<String>,
@@ -170,6 +172,33 @@ impl Default for QffSettings {
     }
 }
 
+/// What one client may hold of the gateway (`PORTAL_SERVER__*`): every connection is served or
+/// closed at once, none waits unanswered, and none is held open for nothing.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ServerLimits {
+    /// Time a client has to send a request's headers: from the connection's first byte, or from
+    /// the end of the previous answer on a kept-alive HTTP/1.1 connection (the time a direct
+    /// client may keep one idle). A connection that sends nothing at all is closed after it too.
+    pub header_read_timeout_ms: u64,
+    /// A connection on which nothing moves either way for this long is closed: an idle HTTP/2
+    /// connection, a stalled answer, a trusted proxy's idle kept-alive connection.
+    pub idle_timeout_ms: u64,
+    /// Time a client has to send a whole request body, once its headers are in (408 after it).
+    pub body_timeout_ms: u64,
+    /// Open connections at most; over it a new one is closed at once. 0: the open-files limit
+    /// (raised to its hard limit at start) less a reserve for the process's own files and sockets.
+    pub max_connections: usize,
+    /// Open connections from one client address (IPv6: one /64) at most. The TCP peer counts, and
+    /// the `trusted_proxies` are exempt: a proxy carries many members.
+    pub max_connections_per_ip: usize,
+}
+
+impl Default for ServerLimits {
+    fn default() -> Self {
+        ServerLimits { header_read_timeout_ms: 10_000, idle_timeout_ms: 60_000, body_timeout_ms: 30_000, max_connections: 0, max_connections_per_ip: 256 }
+    }
+}
+
 /// Attempts allowed per window on sign-in and code routes.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct RateLimits {
@@ -217,6 +246,7 @@ impl Default for Settings {
             link_ttl_secs: 600,
             impersonation_ttl_secs: 3600,
             rate_limit: RateLimits::default(),
+            server: ServerLimits::default(),
             trusted_proxies: Vec::new(),
             smtp_url: None,
             mail_from: "My account <no-reply@localhost>".into(),

@@ -2,9 +2,11 @@
 //! gRPC services with the caller's identity in metadata; everything else is the front end.
 pub mod error;
 pub mod extract;
+pub mod limits;
 pub mod observe;
 pub mod routes;
 pub mod security;
+pub mod server;
 pub mod state;
 pub mod verify;
 pub mod web;
@@ -41,6 +43,9 @@ pub fn router(state: AppState) -> Router {
     app.method_not_allowed_fallback(|| async { error::ApiError::new(StatusCode::METHOD_NOT_ALLOWED, "Method not allowed") })
         .fallback(web::fallback)
         .layer(axum::middleware::from_fn_with_state(state.clone(), extract::identify))
+        // Before the token is even looked at: a body that is slow, huge or has too many fields
+        // is refused without a service call.
+        .layer(axum::middleware::from_fn_with_state(state.clone(), limits::request_body))
         .layer(axum::middleware::from_fn_with_state(state.clone(), security::html_headers))
         // JSON answers above 1 KB (the country list is ~400 KB) gzipped for browsers that accept
         // it; the built front end comes precompressed from disk (web::fallback), never here.
@@ -48,6 +53,9 @@ pub fn router(state: AppState) -> Router {
             SizeAbove::new(1024).and(NotForContentType::GRPC).and(NotForContentType::IMAGES).and(NotForContentType::SSE),
         ))
         .layer(SetResponseHeaderLayer::overriding(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")))
+        .layer(tower::util::option_layer(
+            security::hsts(&state.settings.public_url).map(|v| SetResponseHeaderLayer::overriding(header::STRICT_TRANSPORT_SECURITY, v)),
+        ))
         .layer(SetResponseHeaderLayer::overriding(
             HeaderName::from_static("referrer-policy"),
             HeaderValue::from_static("no-referrer"),
@@ -65,6 +73,8 @@ pub struct Application {
     listener: TcpListener,
     addr: SocketAddr,
     router: Router,
+    limits: server::Limits,
+    trusted_proxies: Arc<Vec<ipnet::IpNet>>,
 }
 
 impl Application {
@@ -78,7 +88,10 @@ impl Application {
         let trusted_proxies = Arc::new(extract::parse_proxies(&settings.trusted_proxies)?);
         let static_origin = settings.static_url.as_deref().map(web::StaticOrigin::new).transpose()?.map(Arc::new);
         let state = AppState { settings: Arc::new(settings), clients: Arc::new(clients), verifier, countries: Arc::default(), html_policy: Arc::default(), static_origin, trusted_proxies };
-        Ok(Application { listener, addr, router: router(state) })
+        let limits = server::Limits::from_settings(&state.settings.server);
+        tracing::info!(max_connections = limits.max_connections, max_per_ip = limits.max_per_ip, "gateway connection caps");
+        let trusted_proxies = state.trusted_proxies.clone();
+        Ok(Application { listener, addr, router: router(state), limits, trusted_proxies })
     }
 
     pub fn port(&self) -> u16 {
@@ -90,9 +103,7 @@ impl Application {
         F: std::future::Future<Output = ()> + Send + 'static,
     {
         tracing::info!(addr = %self.addr, "gateway listening");
-        axum::serve(self.listener, self.router.into_make_service_with_connect_info::<SocketAddr>())
-            .with_graceful_shutdown(shutdown)
-            .await?;
+        server::serve(self.listener, self.router, self.limits, self.trusted_proxies, shutdown).await?;
         Ok(())
     }
 }

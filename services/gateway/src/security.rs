@@ -7,6 +7,10 @@
 //!   site. Never `*`: config entries that are not an http(s) origin are left out.
 //! - `Permissions-Policy`: geolocation for the portal itself only; no camera, microphone or
 //!   payment.
+//!
+//! And on every answer, HTML or not, when the public URL is https: `Strict-Transport-Security`
+//! for a year, subdomains included, so a browser never again asks for the portal over plain
+//! HTTP (where a session token could be read or an answer changed on the way).
 use crate::state::AppState;
 use axum::extract::{Request, State};
 use axum::http::{header, HeaderName, HeaderValue};
@@ -18,6 +22,15 @@ use std::time::{Duration, Instant};
 
 /// How long a policy built from the tenant config is reused before the config is asked again.
 const REFRESH: Duration = Duration::from_secs(5);
+
+pub const HSTS: &str = "max-age=31536000; includeSubDomains";
+
+/// The `Strict-Transport-Security` value for a portal served at `public_url`: only over https
+/// (a browser ignores it over http, and a dev portal on localhost must stay reachable).
+pub fn hsts(public_url: &str) -> Option<HeaderValue> {
+    let https = url::Url::parse(public_url).is_ok_and(|u| u.scheme() == "https");
+    https.then(|| HeaderValue::from_static(HSTS))
+}
 
 pub const PERMISSIONS_POLICY: &str = "geolocation=(self), camera=(), microphone=(), payment=()";
 
@@ -109,6 +122,13 @@ mod tests {
 
     fn directive(p: &axum::http::HeaderValue, name: &str) -> String {
         p.to_str().unwrap().split("; ").find(|d| d.starts_with(name)).unwrap_or_default().to_string()
+    }
+
+    #[test]
+    fn hsts_only_for_an_https_portal() {
+        assert_eq!(super::hsts("https://portal.brand.example").unwrap(), super::HSTS);
+        assert!(super::hsts("http://localhost:8080").is_none());
+        assert!(super::hsts("not a url").is_none());
     }
 
     #[test]

@@ -49,3 +49,5 @@ mod privacy;
 mod kv_outage;
 mod tokens;
 mod web;
+mod connection_hygiene;
+mod bounded_errors;
