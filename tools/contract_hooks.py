@@ -2,9 +2,9 @@
 
 tools/contract.toml lets a few operations answer 422 to a request the document calls valid,
 because one of their rules depends on data a schema can't hold (a country, a store, the
-tenant's catalogue, the airline's answer). This check keeps that exception to exactly those
-rules: such a 422 may name only the fields those rules are about. A 422 on any other field
-means the document lets through something the server refuses: fix the document.
+tenant's catalogue, the airline's answer, the member's quotas). This check keeps that exception
+to exactly those rules: such a 422 may name only the fields those rules are about. A 422 on any
+other field means the document lets through something the server refuses: fix the document.
 """
 
 from fnmatch import fnmatchcase
@@ -20,7 +20,9 @@ DATA_DEPENDENT = {
     ("POST", "/api/profile/email/verify"): {"code", "email"},
     ("PUT", "/api/profile/attributes/comms"): {"*"},
     ("PUT", "/api/profile/attributes/custom/{key}"): {"key", "value"},
-    ("POST", "/api/profile/claims"): {"store", "date"},
+    ("POST", "/api/profile/claims"): {"store", "date", ""},
+    ("POST", "/api/connections/{id}/lists"): {""},
+    ("POST", "/api/connections/{id}/lists/{listId}/items"): {""},
     ("POST", "/api/profile/rewards/redeem"): {"catalogue_id", "idempotency_key"},
     ("POST", "/api/qff/validate"): {"qff_number", "last_name"},
     ("POST", "/api/qff/link"): {"qff_number", "last_name"},

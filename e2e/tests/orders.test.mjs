@@ -116,7 +116,8 @@ test('Claim Transaction: a matching claim is credited, the points and My Orders 
   assert.match(await claimed.textContent(), /Melbourne Central.*\$59\.95/);
   assert.equal(await page.evaluate(() => window.__samePage), true, 'no reload');
 
-  // The same receipt again: refused on the receipt field, focused, what was typed kept.
+  // The same receipt again: refused on the receipt field (it is the member's own now), focused,
+  // what was typed kept.
   await subnav(page).getByRole('link', { name: 'Claim Transaction', exact: true }).click();
   await page.getByLabel('Store').selectOption('melbourne-central');
   await page.getByLabel('Date of purchase').fill(yesterdayInMelbourne());
@@ -125,7 +126,7 @@ test('Claim Transaction: a matching claim is credited, the points and My Orders 
   const refused = page.waitForResponse((r) => r.url().endsWith('/api/profile/claims') && r.request().method() === 'POST');
   await page.getByRole('button', { name: 'Submit claim' }).click();
   assert.equal((await refused).status(), 409);
-  await page.locator('#claim-receipt-number-error [role=alert]').getByText('This receipt has already been claimed').waitFor();
+  await page.locator('#claim-receipt-number-error [role=alert]').getByText('This receipt is already on your account').waitFor();
   assert.equal(await page.evaluate(() => document.activeElement?.id), 'claim-receipt-number');
   assert.equal(await page.getByLabel('Receipt number').inputValue(), 'MC01-100234');
   assert.equal((await api(token, 'GET', '/api/profile/balances')).body.data.points, before + 60, 'points issued once');

@@ -134,15 +134,15 @@ describe('Claim Transaction: the form', () => {
     expect(screen.queryByText('not a field of this form')).toBeNull();
   });
 
-  it('a receipt already claimed (409) is told on the receipt field', async () => {
+  it('a receipt already the member’s own (409) is told on the receipt field', async () => {
     await openClaim({
-      'POST /api/profile/claims': refused({ receipt_number: 'This receipt has already been claimed' }, 409, 'This receipt has already been claimed'),
+      'POST /api/profile/claims': refused({ receipt_number: 'This receipt is already on your account' }, 409, 'This receipt is already on your account'),
     });
     fill(MATCHING);
     submit();
     const receipt = field('Receipt number');
     await waitFor(() => expect(receipt).toHaveAttribute('aria-invalid', 'true'));
-    expect(receipt).toHaveAccessibleDescription(/This receipt has already been claimed$/);
+    expect(receipt).toHaveAccessibleDescription(/This receipt is already on your account$/);
     expect(document.activeElement).toBe(receipt);
     expect(receipt.value).toBe('MC01-100234');
     expect(screen.queryByRole('status', { name: /Credited/ })).toBeNull();
@@ -152,13 +152,13 @@ describe('Claim Transaction: the form', () => {
     setLanguage('de');
     await act(() => languageReady());
     stub = backend({
-      'POST /api/profile/claims': refused({ receipt_number: 'This receipt has already been claimed' }, 409),
+      'POST /api/profile/claims': refused({ receipt_number: 'You have already claimed this receipt' }, 409),
     });
     await renderAt('/claim-transaction');
     await screen.findByRole('option', { name: 'Melbourne Central' });
     fireEvent.change(screen.getByLabelText('Belegnummer'), { target: { value: 'MC01-100234' } });
     fireEvent.click(screen.getByRole('button', { name: 'Nachtrag senden' }));
-    expect(await screen.findByText('Dieser Beleg wurde bereits nachgetragen')).toBeInTheDocument();
+    expect(await screen.findByText('Dieser Beleg ist bereits in deinen Nachträgen oder in deinem Konto')).toBeInTheDocument();
   });
 
   it('sends the amount with a dot for the cents, as typed in any language', async () => {
@@ -177,6 +177,14 @@ describe('Claim Transaction: the form', () => {
     fill(MATCHING);
     submit();
     await waitFor(() => expect(toasts()).toEqual(["error: We couldn't submit your claim. Please try again."]));
+    expect(field('Receipt number').value).toBe('MC01-100234');
+  });
+
+  it('tells a member over their claim quotas why nothing was filed', async () => {
+    await openClaim({ 'POST /api/profile/claims': refused({}, 429, 'You have made 10 claims in the last 24 hours. Please try again later') });
+    fill(MATCHING);
+    submit();
+    await waitFor(() => expect(toasts()).toEqual(['error: You have made 10 claims in the last 24 hours. Please try again later']));
     expect(field('Receipt number').value).toBe('MC01-100234');
   });
 

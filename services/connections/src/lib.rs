@@ -1,6 +1,11 @@
 //! The connections service: a member's links to external accounts (e.g. the brand's shop) or to
 //! the portal's own wish lists, and their product lists. Member-scoped: the profile id comes from
 //! metadata, and every query is filtered by it, so another member's ids answer NotFound.
+//!
+//! What a member may hold is capped (the tenant's `components.connections`, with defaults): one
+//! connection per kind, `maxListsPerConnection` lists per connection and `maxItemsPerList` items
+//! per list. Past a cap a create is refused with 422 (no field, the message says which cap), and
+//! the count is taken under a lock on the connection or list, so concurrent creates can't pass it.
 mod store;
 
 use portal_common::config::Settings;
@@ -74,6 +79,35 @@ impl Connections {
             Some(v) => serde_json::from_value(v.clone()).map_err(|e| portal_common::error::internal("connection definitions", e)),
             None => Ok(vec![]),
         }
+    }
+}
+
+/// The tenant's caps (`components.connections`). Read with the definitions on every create, so a
+/// change of the tenant config applies at once.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Caps {
+    /// Lists one connection may hold: a member keeps a handful (a wish list, a few named lists).
+    #[serde(default = "default_max_lists")]
+    pub max_lists_per_connection: i64,
+    /// Items one list may hold: room for a long wish list, not for a catalogue.
+    #[serde(default = "default_max_items")]
+    pub max_items_per_list: i64,
+}
+
+fn default_max_lists() -> i64 {
+    20
+}
+fn default_max_items() -> i64 {
+    200
+}
+
+impl Connections {
+    async fn caps(&self) -> Result<Caps, Status> {
+        let cfg = self.refdata.clone().get_config(GetConfigRequest {}).await?.into_inner();
+        let doc: serde_json::Value = serde_json::from_str(&cfg.json).map_err(|e| portal_common::error::internal("tenant config", e))?;
+        let section = doc.pointer("/components/connections").cloned().unwrap_or_else(|| serde_json::json!({}));
+        serde_json::from_value(section).map_err(|e| portal_common::error::internal("connection caps", e))
     }
 }
 
@@ -170,7 +204,8 @@ impl ConnectionsService for Connections {
         if name.chars().count() > 80 || name.chars().any(char::is_control) {
             return Err(fields(Code::InvalidArgument, ERR_CREATING_LIST, "name", "Use 80 characters or fewer"));
         }
-        let list = store::create_list(&self.db, &c.profile_id, &r.connection_id, handle, if name.is_empty() { handle } else { name }).await;
+        let caps = self.caps().await?;
+        let list = store::create_list(&self.db, &c.profile_id, &r.connection_id, handle, if name.is_empty() { handle } else { name }, caps.max_lists_per_connection).await;
         Ok(Response::new(list.map_err(|s| spec_message(s, ERR_CREATING_LIST))?))
     }
 
@@ -190,7 +225,8 @@ impl ConnectionsService for Connections {
             s if slug(s) => s,
             _ => return Err(fields(Code::InvalidArgument, ERR_CREATING_ITEM, "source", "Use up to 32 lowercase letters, digits, - and _")),
         };
-        let (item, created) = store::add_item(&self.db, &c.profile_id, &r.connection_id, &r.list_id, product, variant, source)
+        let caps = self.caps().await?;
+        let (item, created) = store::add_item(&self.db, &c.profile_id, &r.connection_id, &r.list_id, product, variant, source, caps.max_items_per_list)
             .await
             .map_err(|s| spec_message(s, ERR_CREATING_ITEM))?;
         Ok(Response::new(pb::AddListItemResponse { item: Some(item), created }))

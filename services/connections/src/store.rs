@@ -162,8 +162,29 @@ pub async fn lists(db_: &Db, pid: &str, connection_id: &str, handle: &str) -> Re
     Ok(lists)
 }
 
-pub async fn create_list(db_: &Db, pid: &str, connection_id: &str, handle: &str, name: &str) -> Result<pb::ProductList> {
-    own_connection(db_, pid, connection_id).await?;
+/// A new list, unless the connection holds `max` already: counted under a lock on the
+/// connection's row (a write, so also SQLite's write lock), so concurrent creates can't pass it.
+pub async fn create_list(db_: &Db, pid: &str, connection_id: &str, handle: &str, name: &str, max: i64) -> Result<pb::ProductList> {
+    let mut tx = db_.begin().await.map_err(db("creating a list"))?;
+    let owned = sqlx::query("UPDATE connections SET name = name WHERE profile_id = $1 AND id = $2")
+        .bind(pid)
+        .bind(connection_id)
+        .execute(&mut *tx)
+        .await
+        .map_err(db("creating a list"))?
+        .rows_affected();
+    if owned == 0 {
+        return Err(not_found("connection"));
+    }
+    let held: i64 = sqlx::query("SELECT COUNT(*) AS n FROM product_lists WHERE connection_id = $1")
+        .bind(connection_id)
+        .fetch_one(&mut *tx)
+        .await
+        .map_err(db("creating a list"))?
+        .get("n");
+    if held >= max {
+        return Err(Status::invalid_argument(format!("This connection already holds {held} lists, the most it can")));
+    }
     let list = pb::ProductList { id: portal_common::new_id("lst_"), connection_id: connection_id.into(), handle: handle.into(), name: name.into(), items: vec![] };
     sqlx::query("INSERT INTO product_lists (id, connection_id, handle, name, created_at) VALUES ($1, $2, $3, $4, $5)")
         .bind(&list.id)
@@ -171,7 +192,7 @@ pub async fn create_list(db_: &Db, pid: &str, connection_id: &str, handle: &str,
         .bind(handle)
         .bind(name)
         .bind(portal_common::now_unix())
-        .execute(&db_.pool)
+        .execute(&mut *tx)
         .await
         .map_err(|e| {
             if is_unique_violation(&e) {
@@ -180,48 +201,62 @@ pub async fn create_list(db_: &Db, pid: &str, connection_id: &str, handle: &str,
                 db("creating a list")(e)
             }
         })?;
+    tx.commit().await.map_err(db("creating a list"))?;
     Ok(list)
 }
 
-/// Adds a product to a list; a product already there answers the existing item (`false`).
-pub async fn add_item(db_: &Db, pid: &str, connection_id: &str, list_id: &str, product: &str, variant: &str, source: &str) -> Result<(pb::ListItem, bool)> {
-    own_connection(db_, pid, connection_id).await?;
-    let in_connection = sqlx::query("SELECT id FROM product_lists WHERE id = $1 AND connection_id = $2")
-        .bind(list_id)
-        .bind(connection_id)
-        .fetch_optional(&db_.pool)
-        .await
-        .map_err(db("adding a list item"))?;
-    if in_connection.is_none() {
-        return Err(not_found("list"));
-    }
-    let id = portal_common::new_id("li_");
-    let created = sqlx::query(
-        "INSERT INTO list_items (id, list_id, product_id, product_variant_id, source, created_at) VALUES ($1, $2, $3, $4, $5, $6)
-         ON CONFLICT (list_id, product_id, product_variant_id) DO NOTHING",
-    )
-    .bind(&id)
-    .bind(list_id)
-    .bind(product)
-    .bind(variant)
-    .bind(source)
-    .bind(portal_common::now_unix())
-    .execute(&db_.pool)
-    .await
-    .map_err(db("adding a list item"))?
-    .rows_affected()
-        == 1;
-    let row = sqlx::query(
+fn item_by_product(list_id: &str, product: &str, variant: &str) -> sqlx::query::Query<'static, sqlx::Any, sqlx::any::AnyArguments<'static>> {
+    sqlx::query(
         "SELECT id, list_id, product_id, product_variant_id, source, created_at FROM list_items
          WHERE list_id = $1 AND product_id = $2 AND product_variant_id = $3",
     )
-    .bind(list_id)
-    .bind(product)
-    .bind(variant)
-    .fetch_one(&db_.pool)
-    .await
-    .map_err(db("adding a list item"))?;
-    Ok((item_row(&row), created))
+    .bind(list_id.to_string())
+    .bind(product.to_string())
+    .bind(variant.to_string())
+}
+
+/// Adds a product to a list; a product already there answers the existing item (`false`). A new
+/// one is refused when the list holds `max` already, counted under a lock on the list's row.
+#[allow(clippy::too_many_arguments)]
+pub async fn add_item(db_: &Db, pid: &str, connection_id: &str, list_id: &str, product: &str, variant: &str, source: &str, max: i64) -> Result<(pb::ListItem, bool)> {
+    own_connection(db_, pid, connection_id).await?;
+    let ctx = "adding a list item";
+    let mut tx = db_.begin().await.map_err(db(ctx))?;
+    let in_connection = sqlx::query("UPDATE product_lists SET name = name WHERE id = $1 AND connection_id = $2")
+        .bind(list_id)
+        .bind(connection_id)
+        .execute(&mut *tx)
+        .await
+        .map_err(db(ctx))?
+        .rows_affected();
+    if in_connection == 0 {
+        return Err(not_found("list"));
+    }
+    if let Some(row) = item_by_product(list_id, product, variant).fetch_optional(&mut *tx).await.map_err(db(ctx))? {
+        return Ok((item_row(&row), false));
+    }
+    let held: i64 = sqlx::query("SELECT COUNT(*) AS n FROM list_items WHERE list_id = $1")
+        .bind(list_id)
+        .fetch_one(&mut *tx)
+        .await
+        .map_err(db(ctx))?
+        .get("n");
+    if held >= max {
+        return Err(Status::invalid_argument(format!("This list already holds {held} items, the most it can")));
+    }
+    sqlx::query("INSERT INTO list_items (id, list_id, product_id, product_variant_id, source, created_at) VALUES ($1, $2, $3, $4, $5, $6)")
+        .bind(portal_common::new_id("li_"))
+        .bind(list_id)
+        .bind(product)
+        .bind(variant)
+        .bind(source)
+        .bind(portal_common::now_unix())
+        .execute(&mut *tx)
+        .await
+        .map_err(db(ctx))?;
+    let row = item_by_product(list_id, product, variant).fetch_one(&mut *tx).await.map_err(db(ctx))?;
+    tx.commit().await.map_err(db(ctx))?;
+    Ok((item_row(&row), true))
 }
 
 pub async fn list_item_ref(db_: &Db, pid: &str, id: &str) -> Result<pb::ListItemRef> {

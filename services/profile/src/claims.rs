@@ -2,7 +2,20 @@
 //! tenant's window, positive amount, receipt number), then matched against the store's own
 //! record of sales: a match is credited at once (the purchase joins the member's transactions
 //! and its points are issued once), otherwise the claim waits as pending and is matched again
-//! whenever the member looks at their claims. One claim per receipt, whoever makes it.
+//! whenever the member looks at their claims, until it is rejected when its window has long
+//! closed.
+//!
+//! A claim never blocks anyone else's: each member may have one claim per receipt of their own,
+//! and only the store's record decides. Taking the sale (`profile_id = ''` to the member, in the
+//! same transaction as the credit) is the exactly-once guard, so a claim with a wrong amount for
+//! someone else's receipt waits, is never credited, and the real buyer's right claim is credited
+//! as usual. A claim that does not match is answered the same way (201, pending, no message)
+//! whether the receipt does not exist, is someone else's, or has other details: the answer tells
+//! nothing about receipts the member doesn't hold. Only a receipt of the member's own (a claim of
+//! theirs, or the sale already on their account) is told apart (409).
+//!
+//! Quotas per member, from the tenant's `components.claims`: `maxPending` claims waiting at once
+//! (422) and `maxPerDay` filed in any 24 hours (429 with `Retry-After`).
 use crate::error::ProfileError;
 use crate::loyalty::ledger;
 use portal_common::db::is_unique_violation;
@@ -16,7 +29,11 @@ use sqlx::{Any, Row, Transaction};
 
 type Result<T> = std::result::Result<T, ProfileError>;
 
-pub const ALREADY_CLAIMED: &str = "This receipt has already been claimed";
+/// Said only about the caller's own receipts: the sale is on their account (scanned at the till,
+/// or a claim of theirs credited).
+pub const ON_YOUR_ACCOUNT: &str = "This receipt is already on your account";
+/// Said only to the member who filed it: a claim of theirs for this receipt is waiting or closed.
+pub const CLAIMED_BY_YOU: &str = "You have already claimed this receipt";
 const NOT_FOUND_MESSAGE: &str = "We could not find this purchase";
 /// How long past the claim window a pending claim keeps waiting for the store's record.
 const GRACE_DAYS: i64 = 14;
@@ -128,12 +145,36 @@ pub(crate) fn claim_row(r: &AnyRow) -> pb::Claim {
     }
 }
 
-/// Files a claim in one transaction: the claim row first (its unique index refuses a receipt
-/// claimed before, even by a concurrent request), then the match.
+const DAY_MS: i64 = 86_400_000;
+
+/// Files a claim in one transaction: the member's account is locked first (the ledger's lock), so
+/// their quotas hold under concurrent requests; then the claim row (its unique index refuses a
+/// second claim by the same member for the same receipt), then the match.
 pub async fn file(db: &Db, tenant: &str, pid: &str, c: &NewClaim, rules: &ProfileRules) -> Result<pb::Claim> {
     let now = now_ms();
     let id = portal_common::new_id("clm_");
     let mut tx = db.begin().await?;
+    ledger::lock(&mut tx, pid).await?;
+    let mine = sqlx::query("SELECT id FROM claims WHERE profile_id = $1 AND store_handle = $2 AND receipt_number = $3")
+        .bind(pid)
+        .bind(&c.store)
+        .bind(&c.receipt_number)
+        .fetch_optional(&mut *tx)
+        .await?;
+    let on_my_account = sqlx::query("SELECT id FROM store_receipts WHERE tenant = $1 AND store_handle = $2 AND receipt_number = $3 AND profile_id = $4")
+        .bind(tenant)
+        .bind(&c.store)
+        .bind(&c.receipt_number)
+        .bind(pid)
+        .fetch_optional(&mut *tx)
+        .await?;
+    if on_my_account.is_some() {
+        return Err(ProfileError::Conflict("receipt_number", ON_YOUR_ACCOUNT));
+    }
+    if mine.is_some() {
+        return Err(ProfileError::Conflict("receipt_number", CLAIMED_BY_YOU));
+    }
+    per_day(&mut tx, pid, now, rules.claims.max_per_day).await?;
     sqlx::query(
         "INSERT INTO claims (id, tenant, profile_id, store_handle, store_name, receipt_number, purchase_date, amount_cents, status, created_at_ms, updated_at_ms)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'pending', $9, $9)",
@@ -149,21 +190,45 @@ pub async fn file(db: &Db, tenant: &str, pid: &str, c: &NewClaim, rules: &Profil
     .bind(now)
     .execute(&mut *tx)
     .await
-    .map_err(|e| if is_unique_violation(&e) { ProfileError::Conflict("receipt_number", ALREADY_CLAIMED) } else { e.into() })?;
-    // A sale already on someone's account (scanned at the till, or claimed) cannot be claimed.
-    let on_account = sqlx::query("SELECT profile_id FROM store_receipts WHERE tenant = $1 AND store_handle = $2 AND receipt_number = $3 AND profile_id <> ''")
-        .bind(tenant)
-        .bind(&c.store)
-        .bind(&c.receipt_number)
-        .fetch_optional(&mut *tx)
-        .await?;
-    if on_account.is_some() {
-        return Err(ProfileError::Conflict("receipt_number", ALREADY_CLAIMED));
+    .map_err(|e| if is_unique_violation(&e) { ProfileError::Conflict("receipt_number", CLAIMED_BY_YOU) } else { e.into() })?;
+    // A claim credited at once never waits, so only one left pending counts against the cap
+    // (dropping the transaction takes it back).
+    if !try_credit(&mut tx, tenant, pid, &id, rules).await? {
+        let waiting: i64 = sqlx::query("SELECT COUNT(*) AS n FROM claims WHERE profile_id = $1 AND status = 'pending' AND id <> $2")
+            .bind(pid)
+            .bind(&id)
+            .fetch_one(&mut *tx)
+            .await?
+            .get("n");
+        if waiting >= rules.claims.max_pending {
+            return Err(ProfileError::Limit(format!(
+                "You have {waiting} claims waiting to be checked. You can make another once one of them is matched or closed"
+            )));
+        }
     }
-    try_credit(&mut tx, tenant, pid, &id, rules).await?;
     let row = sqlx::query(&format!("SELECT {CLAIM_COLS} FROM claims WHERE id = $1")).bind(&id).fetch_one(&mut *tx).await?;
     tx.commit().await?;
     Ok(claim_row(&row))
+}
+
+/// At most `max` claims filed in any 24 hours (read under the account's lock); past it, how long
+/// until the oldest of them is a day old.
+async fn per_day(tx: &mut Transaction<'_, Any>, pid: &str, now: i64, max: i64) -> Result<()> {
+    let recent = sqlx::query("SELECT COUNT(*) AS n, MIN(created_at_ms) AS oldest FROM claims WHERE profile_id = $1 AND created_at_ms > $2")
+        .bind(pid)
+        .bind(now - DAY_MS)
+        .fetch_one(&mut **tx)
+        .await?;
+    let filed: i64 = recent.get("n");
+    if filed >= max {
+        let oldest: Option<i64> = recent.try_get("oldest").ok().flatten();
+        let wait_ms = oldest.map_or(DAY_MS, |o| o + DAY_MS - now);
+        return Err(ProfileError::TooMany(
+            format!("You have made {filed} claims in the last 24 hours. Please try again later"),
+            u64::try_from(wait_ms.div_euclid(1000) + 1).unwrap_or(1),
+        ));
+    }
+    Ok(())
 }
 
 /// Credits a pending claim if the store has a matching sale not yet on anyone's account:

@@ -22,6 +22,14 @@ pub enum ProfileError {
     /// `FailedPrecondition` (HTTP 409): the request is understood but the state refuses it
     #[error("{0}")]
     Refused(&'static str),
+    /// `InvalidArgument` with this message and no field: a standing limit of the member's (e.g.
+    /// claims waiting at once), which no other value of a field would pass
+    #[error("{0}")]
+    Limit(String),
+    /// `ResourceExhausted` (HTTP 429) with `retry-after` metadata: (message, seconds until one
+    /// more is allowed)
+    #[error("{0}")]
+    TooMany(String, u64),
     /// `FailedPrecondition`: a debit larger than the points the member holds
     #[error("You don't have enough points for this")]
     NotEnoughPoints,
@@ -54,6 +62,12 @@ impl From<ProfileError> for Status {
             ProfileError::Missing(m) => Status::not_found(m),
             ProfileError::Refused(m) => Status::failed_precondition(m),
             ProfileError::NotEnoughPoints => Status::failed_precondition(e.to_string()),
+            ProfileError::Limit(m) => Status::invalid_argument(m),
+            ProfileError::TooMany(m, secs) => {
+                let mut s = Status::resource_exhausted(m);
+                s.metadata_mut().insert("retry-after", secs.max(1).into());
+                s
+            }
             ProfileError::Fields(f) => portal_common::error::invalid_fields("Please check the highlighted fields", &f),
             ProfileError::Db(e) => portal_common::error::internal("profile storage", e),
             ProfileError::Upstream(s) => s,

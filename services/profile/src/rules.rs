@@ -32,6 +32,15 @@ pub struct ClaimRules {
     pub window_days: i64,
     #[serde(default = "default_points_per_dollar")]
     pub points_per_dollar: i64,
+    /// Claims a member may have waiting (pending) at once; past it a new claim is refused (422)
+    /// until one is matched or rejected. A member with a real missing receipt rarely has more
+    /// than one or two; the cap stops one account from filing claims for a run of receipts.
+    #[serde(default = "default_max_pending")]
+    pub max_pending: i64,
+    /// Claims a member may file in any 24 hours; past it 429 with `Retry-After` (when the oldest
+    /// of them is a day old).
+    #[serde(default = "default_max_per_day")]
+    pub max_per_day: i64,
 }
 
 fn default_window() -> i64 {
@@ -40,10 +49,21 @@ fn default_window() -> i64 {
 fn default_points_per_dollar() -> i64 {
     1
 }
+fn default_max_pending() -> i64 {
+    5
+}
+fn default_max_per_day() -> i64 {
+    10
+}
 
 impl Default for ClaimRules {
     fn default() -> Self {
-        ClaimRules { window_days: default_window(), points_per_dollar: default_points_per_dollar() }
+        ClaimRules {
+            window_days: default_window(),
+            points_per_dollar: default_points_per_dollar(),
+            max_pending: default_max_pending(),
+            max_per_day: default_max_per_day(),
+        }
     }
 }
 
@@ -114,6 +134,7 @@ mod tests {
         let r = ProfileRules::from_config_json(r#"{"components": {}}"#).unwrap();
         assert!(r.identities.is_empty() && r.sizes.is_empty() && !r.is_comms_key("email"));
         assert_eq!((r.zone, r.claims.window_days), (DEFAULT_ZONE, 30));
+        assert_eq!((r.claims.max_pending, r.claims.max_per_day), (5, 10), "quotas even when the tenant sets none");
         assert!(ProfileRules::from_config_json(r#"{"general": {"timeZone": "Mars/Olympus"}}"#).is_err());
     }
 }

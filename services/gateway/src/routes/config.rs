@@ -99,12 +99,25 @@ pub struct ClaimsComponent {
     /// How many days back a purchase may be claimed.
     pub window_days: i64,
     pub points_per_dollar: i64,
+    /// Claims a member may have waiting at once (the service's default, 5, when absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_pending: Option<i64>,
+    /// Claims a member may file in any 24 hours (default 10).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_per_day: Option<i64>,
 }
 
 /// The kinds of connection a member may create (`components.connections`).
 #[derive(Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct ConnectionsComponent {
     pub definitions: Vec<ConnectionDefinition>,
+    /// Lists one connection may hold (default 20).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_lists_per_connection: Option<i64>,
+    /// Items one list may hold (default 200).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_items_per_list: Option<i64>,
 }
 
 #[derive(Serialize, Deserialize, ToSchema)]

@@ -207,11 +207,14 @@ pub struct NewList {
     pub name: Option<String>,
 }
 
-/// Creates a list in one of the caller's connections. Failures answer "Error creating list".
+/// Creates a list in one of the caller's connections. Failures answer "Error creating list",
+/// except a connection that holds `components.connections.maxListsPerConnection` lists already
+/// (default 20): 422 naming no field, the message saying so.
 #[utoipa::path(post, path = "/api/connections/{id}/lists", tag = "connections", params(("id" = String, Path)), request_body = NewList,
     security(("bearer" = [])),
     responses((status = 201, body = ListResponse), (status = 404, body = crate::error::ErrorBody),
-        (status = 409, description = "Handle in use", body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody)))]
+        (status = 409, description = "Handle in use", body = crate::error::ErrorBody),
+        (status = 422, description = "Field errors in `errors`; or, with no field, the connection holds as many lists as it may", body = crate::error::ErrorBody)))]
 pub async fn create_list(
     State(s): State<AppState>,
     m: Member,
@@ -244,11 +247,14 @@ pub struct ListItemResponse {
 }
 
 /// Adds a product (or variant) to a list; one already there answers 200 with the existing item.
-/// Failures answer "Error creating list Item".
+/// Failures answer "Error creating list Item", except a list that holds
+/// `components.connections.maxItemsPerList` items already (default 200): 422 naming no field,
+/// the message saying so.
 #[utoipa::path(post, path = "/api/connections/{id}/lists/{listId}/items", tag = "connections",
     params(("id" = String, Path), ("listId" = String, Path)), request_body = NewListItem, security(("bearer" = [])),
     responses((status = 201, body = ListItemResponse), (status = 200, description = "Already in the list", body = ListItemResponse),
-        (status = 404, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody)))]
+        (status = 404, body = crate::error::ErrorBody),
+        (status = 422, description = "Field errors in `errors`; or, with no field, the list holds as many items as it may", body = crate::error::ErrorBody)))]
 pub async fn add_item(
     State(s): State<AppState>,
     m: Member,

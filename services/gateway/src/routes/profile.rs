@@ -524,12 +524,18 @@ pub struct ClaimList {
     pub data: Vec<ClaimBody>,
 }
 
-/// Claims a purchase that was not credited. A match with the store's record is credited at
-/// once; otherwise the claim is pending. One claim per receipt, whoever makes it.
+/// Claims a purchase that was not credited. A match with the store's record (receipt, date and
+/// amount, a sale on nobody's account) is credited at once; anything else is `pending`, with the
+/// same answer whether the receipt exists, is someone else's or has other details, and is matched
+/// again whenever the member lists their claims. A member has one claim per receipt; nobody
+/// else's claim stands in their way. Quotas (`components.claims`): `maxPending` claims waiting at
+/// once (422, no field), `maxPerDay` claims in any 24 hours (429).
 #[utoipa::path(post, path = "/api/profile/claims", tag = "profile", request_body = ClaimRequest, security(("bearer" = [])),
     responses((status = 201, body = ClaimResponse), (status = 401, body = crate::error::ErrorBody),
-        (status = 409, description = "The receipt was claimed before", body = crate::error::ErrorBody),
-        (status = 422, description = "Field errors in `errors`", body = crate::error::ErrorBody)))]
+        (status = 409, description = "The receipt is already the caller's: a claim of theirs, or the sale on their account (`errors.receipt_number`)", body = crate::error::ErrorBody),
+        (status = 422, description = "Field errors in `errors`; or, with no field, too many claims waiting to be checked", body = crate::error::ErrorBody),
+        (status = 429, description = "Too many claims in the last 24 hours; try again after `Retry-After` seconds", body = crate::error::ErrorBody,
+            headers(("Retry-After" = u64, description = "Seconds until another claim is allowed")))))]
 pub async fn file_claim(
     State(s): State<AppState>,
     m: Member,

@@ -51,3 +51,4 @@ mod tokens;
 mod web;
 mod connection_hygiene;
 mod bounded_errors;
+mod claims;

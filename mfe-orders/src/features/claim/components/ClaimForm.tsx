@@ -45,8 +45,9 @@ function ClaimResult({ claim }: { claim: Claim }) {
 /**
  * Claim a purchase that is not in My Orders: store, date (in the tenant's zone, at most today),
  * receipt number and amount, sent with POST /api/profile/claims. Refused fields (422, or 409 for a
- * receipt already claimed) are told under each field and announced; the first gets the focus and
- * what was typed stays.
+ * receipt already the member's own) are told under each field and announced; the first gets the
+ * focus and what was typed stays. A member over their claim quotas (429, or 422 naming no field)
+ * is told so in a toast.
  */
 export function ClaimForm() {
   const { t, i18n } = useTranslation();
@@ -104,6 +105,9 @@ export function ClaimForm() {
           setErrors(fields);
           setRefusals((n) => n + 1);
           addToast({ type: 'error', text: t('claim.checkFields'), timeout: 5000 });
+        } else if (isHttpError(err) && (err.status === 429 || err.status === 422)) {
+          // Too many claims waiting, or too many today: the server's sentence in English.
+          addToast({ type: 'error', text: i18n.language === 'en' && err.message ? err.message : t('claim.tooMany'), timeout: 5000 });
         } else if (!(isHttpError(err) && err.status === 403)) {
           // A 403 (staff viewing the account) is already told by the runtime.
           addToast({ type: 'error', text: t('claim.failed'), timeout: 5000 });
