@@ -92,6 +92,9 @@ pub async fn seed(db: &Db, tenant: &str) -> anyhow::Result<()> {
         .await?;
     }
 
+    // The loyalty cards the brand issued, for members to link (none linked yet).
+    crate::cards::seed_demo(&mut tx, tenant).await?;
+
     // The stores' sales: the demo member's three orders (already on the account), and two sales
     // nobody has claimed yet, for the Claim Transaction page.
     // (txn id or "", receipt id, store handle, store name, receipt number, when, points, items)

@@ -1,6 +1,7 @@
 //! The profile service: member profiles and everything that hangs off them. Member-scoped RPCs
 //! take the profile id from the caller's metadata only.
 mod cache;
+mod cards;
 mod claims;
 mod demo;
 mod error;

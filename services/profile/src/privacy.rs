@@ -68,6 +68,8 @@ pub async fn erase(db: &Db, cache: &ProfileCache, tenant: &str, pid: &str) -> Re
         .execute(&mut *tx)
         .await?;
         crate::loyalty::erase(&mut tx, pid, &anonymous).await?;
+        // The member's loyalty card is cancelled: it stays the brand's, held by no one.
+        sqlx::query("UPDATE loyalty_cards SET profile_id = '', status = 'cancelled' WHERE profile_id = $1").bind(pid).execute(&mut *tx).await?;
         // The store's record of a sale stays taken (nobody else can claim it), by no one.
         sqlx::query("UPDATE store_receipts SET profile_id = $2 WHERE profile_id = $1").bind(pid).bind(&anonymous).execute(&mut *tx).await?;
         for sql in DELETES {

@@ -133,7 +133,14 @@ pub async fn update(db: &Db, tenant: &str, id: &str, ch: &Changes) -> Result<()>
     for (i, ident) in ch.identities.iter().flatten().enumerate() {
         let taken_msg = "This number is linked to another account";
         let field = format!("identities.{i}.identifier");
+        // A loyalty card is the brand's: its record decides (crate::cards), and every refusal
+        // reads the same, naming no other account.
+        let card = ident.handle == crate::cards::HANDLE;
+        let taken_msg = if card { crate::cards::CANNOT_LINK } else { taken_msg };
         if ident.identifier.is_empty() {
+            if card {
+                crate::cards::unlink(&mut tx, tenant, id).await?;
+            }
             sqlx::query("DELETE FROM identities WHERE profile_id = $1 AND handle = $2")
                 .bind(id)
                 .bind(&ident.handle)
@@ -141,14 +148,18 @@ pub async fn update(db: &Db, tenant: &str, id: &str, ch: &Changes) -> Result<()>
                 .await?;
             continue;
         }
-        let taken = sqlx::query("SELECT profile_id FROM identities WHERE handle = $1 AND identifier = $2 AND profile_id <> $3")
-            .bind(&ident.handle)
-            .bind(&ident.identifier)
-            .bind(id)
-            .fetch_optional(&mut *tx)
-            .await?;
-        if taken.is_some() {
-            return Err(ProfileError::field(&field, taken_msg));
+        if card {
+            crate::cards::link(&mut tx, tenant, id, &ident.identifier, &field).await?;
+        } else {
+            let taken = sqlx::query("SELECT profile_id FROM identities WHERE handle = $1 AND identifier = $2 AND profile_id <> $3")
+                .bind(&ident.handle)
+                .bind(&ident.identifier)
+                .bind(id)
+                .fetch_optional(&mut *tx)
+                .await?;
+            if taken.is_some() {
+                return Err(ProfileError::field(&field, taken_msg));
+            }
         }
         sqlx::query(
             "INSERT INTO identities (profile_id, handle, identifier) VALUES ($1, $2, $3)

@@ -52,3 +52,4 @@ mod web;
 mod connection_hygiene;
 mod bounded_errors;
 mod claims;
+mod loyalty_cards;
