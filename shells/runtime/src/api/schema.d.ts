@@ -34,7 +34,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Whether an address is free for registration. */
+        /** Whether an address can be used to register. It never tells whether the address has an account. */
         post: operations["availability"];
         delete?: never;
         options?: never;
@@ -51,7 +51,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Creates a member account and emails a sign-in link. */
+        /**
+         * Creates a member account and emails a sign-in link. The answer is the same (202) whether or not
+         *     the address already has an account: an existing member is emailed a sign-in link instead, a
+         *     staff address nothing. Field errors depend only on what was sent.
+         */
         post: operations["create"];
         delete?: never;
         options?: never;
@@ -70,6 +74,27 @@ export interface paths {
         put?: never;
         /** Emails a one-time 6-digit code (valid 10 minutes, 5 attempts). Same answer for unknown addresses. */
         post: operations["email_code"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/email-change/undo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Undoes a change of a member's sign-in address, from the link sent to the old address (within
+         *     7 days; no session needed): the old address comes back, every session of the account ends,
+         *     and the address can't be changed again for 3 days.
+         */
+        post: operations["undo_email_change"];
         delete?: never;
         options?: never;
         head?: never;
@@ -128,6 +153,7 @@ export interface paths {
         /**
          * Ends the caller's session: the token is refused from now on. With an impersonation token,
          *     ends the impersonation.
+         *     A staff user's own sign-out ends every view of a member's account it opened.
          */
         post: operations["logout"];
         delete?: never;
@@ -302,7 +328,11 @@ export interface paths {
         /** The connection's lists with their items. */
         get: operations["lists"];
         put?: never;
-        /** Creates a list in one of the caller's connections. Failures answer "Error creating list". */
+        /**
+         * Creates a list in one of the caller's connections. Failures answer "Error creating list",
+         *     except a connection that holds `components.connections.maxListsPerConnection` lists already
+         *     (default 20): 422 naming no field, the message saying so.
+         */
         post: operations["create_list"];
         delete?: never;
         options?: never;
@@ -321,7 +351,9 @@ export interface paths {
         put?: never;
         /**
          * Adds a product (or variant) to a list; one already there answers 200 with the existing item.
-         *     Failures answer "Error creating list Item".
+         *     Failures answer "Error creating list Item", except a list that holds
+         *     `components.connections.maxItemsPerList` items already (default 200): 422 naming no field,
+         *     the message saying so.
          */
         post: operations["add_item"];
         delete?: never;
@@ -505,7 +537,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's signed-in devices (sessions neither expired nor signed out), newest sign-in first. */
+        /**
+         * The caller's signed-in devices (sessions neither expired, idle nor signed out), newest sign-in
+         *     first, and the staff viewing their account now.
+         */
         get: operations["sessions"];
         put?: never;
         post?: never;
@@ -543,8 +578,8 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Signs that device out: its token is refused from now on. The current session may be signed
-         *     out too (the client then logs out).
+         * Signs that device out, or ends that staff view: its token is refused from now on. The current
+         *     session may be signed out too (the client then logs out).
          */
         delete: operations["revoke_session"];
         options?: never;
@@ -712,10 +747,55 @@ export interface paths {
         get: operations["list_claims"];
         put?: never;
         /**
-         * Claims a purchase that was not credited. A match with the store's record is credited at
-         *     once; otherwise the claim is pending. One claim per receipt, whoever makes it.
+         * Claims a purchase that was not credited. A match with the store's record (receipt, date and
+         *     amount, a sale on nobody's account) is credited at once; anything else is `pending`, with the
+         *     same answer whether the receipt exists, is someone else's or has other details, and is matched
+         *     again whenever the member lists their claims. A member has one claim per receipt; nobody
+         *     else's claim stands in their way. Quotas (`components.claims`): `maxPending` claims waiting at
+         *     once (422, no field), `maxPerDay` claims in any 24 hours (429).
          */
         post: operations["file_claim"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/profile/email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Starts changing the caller's sign-in address: a 6-digit code goes to the new address (valid
+         *     10 minutes); nothing changes until it is confirmed. Needs a sign-in (link or code) within the
+         *     last 15 minutes. The answer is the same whether or not the address belongs to someone.
+         */
+        post: operations["start"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/profile/email/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirms the new address with its code: it becomes the sign-in address at once, the old
+         *     address is told (with a link to undo the change for 7 days), and every other session ends.
+         */
+        post: operations["confirm"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1123,7 +1203,10 @@ export interface components {
             };
         };
         Availability: {
-            /** @description True when no account uses the address yet. */
+            /**
+             * @description True for every valid address: whether an address already has an account is told only to
+             *     its mailbox (`POST /api/auth/create` emails it a sign-in link instead), never here.
+             */
             available: boolean;
         };
         AvailabilityRequest: {
@@ -1254,6 +1337,16 @@ export interface components {
         };
         /** @description Claims for purchases that were not credited (`components.claims`). */
         ClaimsComponent: {
+            /**
+             * Format: int64
+             * @description Claims a member may have waiting at once (the service's default, 5, when absent).
+             */
+            maxPending?: number | null;
+            /**
+             * Format: int64
+             * @description Claims a member may file in any 24 hours (default 10).
+             */
+            maxPerDay?: number | null;
             /** Format: int64 */
             pointsPerDollar: number;
             /**
@@ -1321,6 +1414,16 @@ export interface components {
         /** @description The kinds of connection a member may create (`components.connections`). */
         ConnectionsComponent: {
             definitions: components["schemas"]["ConnectionDefinition"][];
+            /**
+             * Format: int64
+             * @description Items one list may hold (default 200).
+             */
+            maxItemsPerList?: number | null;
+            /**
+             * Format: int64
+             * @description Lists one connection may hold (default 20).
+             */
+            maxListsPerConnection?: number | null;
         };
         ConsentHistory: {
             data: components["schemas"]["ConsentRecordBody"][];
@@ -1400,6 +1503,8 @@ export interface components {
             claims: components["schemas"]["ClaimBody"][];
             /** @description Every change of a messaging preference, oldest first. */
             consent_history: components["schemas"]["ConsentRecordBody"][];
+            /** @description Changes of the sign-in address, oldest first. */
+            email_changes: components["schemas"]["EmailChangeBody"][];
             generated_at: string;
             /** @description Connections with their product lists and items. */
             lists: components["schemas"]["ConnectionLists"][];
@@ -1428,6 +1533,33 @@ export interface components {
         Deleted: {
             /** @description Always true. */
             deleted: boolean;
+        };
+        EmailAddress: string;
+        /** @description A confirmed change of the sign-in address. */
+        EmailChangeBody: {
+            changed_at: string;
+            new_email: string;
+            old_email: string;
+            /** @description When it was undone from the old address; null if it was not. */
+            undone_at?: string | null;
+        };
+        EmailChanged: {
+            /** @description The caller's sign-in address now. */
+            email: string;
+            /**
+             * Format: int32
+             * @description How many of the caller's other sessions were signed out.
+             */
+            signed_out: number;
+        };
+        EmailCode: {
+            /** @description The 6-digit code sent to the new address. */
+            code: string;
+        };
+        EmailCodeSent: {
+            /** @description The new address, masked: `n***@example.com`. */
+            email: string;
+            message: string;
         };
         /** @description The spec's error body. */
         ErrorBody: {
@@ -1650,6 +1782,10 @@ export interface components {
             /** @description Up to 80 characters are kept; empty or absent: the definition's name. */
             name?: string | null;
         };
+        NewEmail: {
+            /** @description The new address; not the current one (422 `errors.email`). */
+            email: components["schemas"]["EmailAddress"];
+        };
         NewList: {
             /**
              * @description Lowercase letters, digits, `-` and `_`, e.g. `wishlist`; unique within the connection.
@@ -1763,8 +1899,7 @@ export interface components {
             address?: null | components["schemas"]["AddressBody"];
             /** @description `YYYY-MM-DD`, a real date in the past, at most 120 years ago; empty removes it. */
             birth_date?: string | null;
-            /** @description `local@domain.tld`, at most 254 characters; stored lower-cased. */
-            email?: string | null;
+            email?: null | components["schemas"]["EmailAddress"];
             /** @description 1 to 50 letters, spaces, hyphens, apostrophes and full stops. */
             first_name?: string | null;
             /** @description Identities to link (the tenant's handles, e.g. `qff_number`); an empty identifier unlinks. */
@@ -1930,7 +2065,7 @@ export interface components {
             id: string;
             /** @description The sign-in address, truncated: IPv4 with the last octet 0, IPv6 to its /48. */
             ip?: string | null;
-            /** @description Not tracked: always null. */
+            /** @description When it was last used, to the minute. */
             last_seen_at?: string | null;
             /** @description e.g. `Android 14`. */
             os?: string | null;
@@ -1943,6 +2078,11 @@ export interface components {
         };
         SessionList: {
             sessions: components["schemas"]["SessionBody"][];
+            /**
+             * @description Staff viewing the account now; each ends when the member ends it, when the staff member
+             *     signs out, or after at most 60 minutes.
+             */
+            staff_views: components["schemas"]["StaffViewBody"][];
         };
         /** @description A session as kept on record, for the export: signed-out and expired ones too. */
         SessionRecord: components["schemas"]["SessionBody"] & {
@@ -1989,6 +2129,15 @@ export interface components {
             systems: {
                 [key: string]: string[];
             };
+        };
+        /** @description A staff member viewing the member's account (read-only) right now. */
+        StaffViewBody: {
+            expires_at: string;
+            /** @description End it with `DELETE /api/privacy/sessions/{id}`. */
+            id: string;
+            last_seen_at?: string | null;
+            staff_name: string;
+            started_at: string;
         };
         StateBody: {
             /** @description e.g. `VIC` */
@@ -2092,6 +2241,10 @@ export interface components {
             data: components["schemas"]["TransactionBody"][];
             meta: components["schemas"]["PageMeta"];
         };
+        UndoEmailChangeRequest: {
+            /** @description The `key` of the link in the notice sent to the old address. */
+            key: string;
+        };
         /**
          * @description Why the member unlinks.
          * @enum {string}
@@ -2169,6 +2322,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body did not arrive in time (`server.body_timeout_ms` after the headers; `errors.body`) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over 2 MiB, or holds more than 256 keys and items in all, or is nested more than 16 deep (`errors.body`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Invalid email */
             422: {
                 headers: {
@@ -2228,6 +2399,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body did not arrive in time (`server.body_timeout_ms` after the headers; `errors.body`) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over 2 MiB, or holds more than 256 keys and items in all, or is nested more than 16 deep (`errors.body`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2268,7 +2457,7 @@ export interface operations {
             };
         };
         responses: {
-            201: {
+            202: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2285,8 +2474,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Address in use */
-            409: {
+            /** @description The body did not arrive in time (`server.body_timeout_ms` after the headers; `errors.body`) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over 2 MiB, or holds more than 256 keys and items in all, or is nested more than 16 deep (`errors.body`) */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2352,7 +2550,101 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body did not arrive in time (`server.body_timeout_ms` after the headers; `errors.body`) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over 2 MiB, or holds more than 256 keys and items in all, or is nested more than 16 deep (`errors.body`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A service is down or too slow; try again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    undo_email_change: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UndoEmailChangeRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Message"];
+                };
+            };
+            /** @description The body is not JSON, not of this call's shape, or sent without `Content-Type: application/json` (`errors.body`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The link has expired or was used */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body did not arrive in time (`server.body_timeout_ms` after the headers; `errors.body`) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over 2 MiB, or holds more than 256 keys and items in all, or is nested more than 16 deep (`errors.body`) */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2411,6 +2703,24 @@ export interface operations {
             };
             /** @description Expired, used or invalid link */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body did not arrive in time (`server.body_timeout_ms` after the headers; `errors.body`) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over 2 MiB, or holds more than 256 keys and items in all, or is nested more than 16 deep (`errors.body`) */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2494,6 +2804,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body did not arrive in time (`server.body_timeout_ms` after the headers; `errors.body`) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over 2 MiB, or holds more than 256 keys and items in all, or is nested more than 16 deep (`errors.body`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description A service is down or too slow; try again after `Retry-After` seconds */
             503: {
                 headers: {
@@ -2529,7 +2857,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Staff viewing a member's account cannot make changes */
+            /** @description Staff viewing a member's account cannot make changes; a staff user's own session cannot use a member's route */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -2572,6 +2900,24 @@ export interface operations {
             };
             /** @description The body is not JSON, not of this call's shape, or sent without `Content-Type: application/json` (`errors.body`) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body did not arrive in time (`server.body_timeout_ms` after the headers; `errors.body`) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over 2 MiB, or holds more than 256 keys and items in all, or is nested more than 16 deep (`errors.body`) */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2652,6 +2998,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body did not arrive in time (`server.body_timeout_ms` after the headers; `errors.body`) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over 2 MiB, or holds more than 256 keys and items in all, or is nested more than 16 deep (`errors.body`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description A service is down or too slow; try again after `Retry-After` seconds */
             503: {
                 headers: {
@@ -2686,6 +3050,24 @@ export interface operations {
             };
             /** @description The body is not JSON, not of this call's shape, or sent without `Content-Type: application/json` (`errors.body`) */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body did not arrive in time (`server.body_timeout_ms` after the headers; `errors.body`) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over 2 MiB, or holds more than 256 keys and items in all, or is nested more than 16 deep (`errors.body`) */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2758,6 +3140,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body did not arrive in time (`server.body_timeout_ms` after the headers; `errors.body`) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over 2 MiB, or holds more than 256 keys and items in all, or is nested more than 16 deep (`errors.body`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2806,6 +3206,15 @@ export interface operations {
                 };
             };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A staff user's own session on a member's route (staff view an account through impersonation) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2925,6 +3334,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A staff user's own session on a member's route (staff view an account through impersonation) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description A service is down or too slow; try again after `Retry-After` seconds */
             503: {
                 headers: {
@@ -2974,8 +3392,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Staff viewing a member's account cannot make changes */
+            /** @description Staff viewing a member's account cannot make changes; a staff user's own session cannot use a member's route */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body did not arrive in time (`server.body_timeout_ms` after the headers; `errors.body`) */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2985,6 +3412,15 @@ export interface operations {
             };
             /** @description The member already has one */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over 2 MiB, or holds more than 256 keys and items in all, or is nested more than 16 deep (`errors.body`) */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3031,8 +3467,17 @@ export interface operations {
                     "application/json": components["schemas"]["ConnectionResponse"];
                 };
             };
-            /** @description Not signed in, or the session has expired or was revoked */
+            /** @description Not signed in, or the session has expired, gone idle or was signed out */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A staff user's own session on a member's route (staff view an account through impersonation) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3091,7 +3536,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not signed in, or the session has expired or was revoked */
+            /** @description Not signed in, or the session has expired, gone idle or was signed out */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3100,7 +3545,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Staff viewing a member's account cannot make changes */
+            /** @description Staff viewing a member's account cannot make changes; a staff user's own session cannot use a member's route */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3110,6 +3555,24 @@ export interface operations {
                 };
             };
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body did not arrive in time (`server.body_timeout_ms` after the headers; `errors.body`) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over 2 MiB, or holds more than 256 keys and items in all, or is nested more than 16 deep (`errors.body`) */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3154,7 +3617,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Not signed in, or the session has expired or was revoked */
+            /** @description Not signed in, or the session has expired, gone idle or was signed out */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3163,7 +3626,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Staff viewing a member's account cannot make changes */
+            /** @description Staff viewing a member's account cannot make changes; a staff user's own session cannot use a member's route */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3222,8 +3685,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not signed in, or the session has expired or was revoked */
+            /** @description Not signed in, or the session has expired, gone idle or was signed out */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A staff user's own session on a member's route (staff view an account through impersonation) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3282,7 +3754,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not signed in, or the session has expired or was revoked */
+            /** @description Not signed in, or the session has expired, gone idle or was signed out */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3291,7 +3763,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Staff viewing a member's account cannot make changes */
+            /** @description Staff viewing a member's account cannot make changes; a staff user's own session cannot use a member's route */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3308,6 +3780,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body did not arrive in time (`server.body_timeout_ms` after the headers; `errors.body`) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Handle in use */
             409: {
                 headers: {
@@ -3317,6 +3798,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body is over 2 MiB, or holds more than 256 keys and items in all, or is nested more than 16 deep (`errors.body`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Field errors in `errors`; or, with no field, the connection holds as many lists as it may */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3378,7 +3869,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not signed in, or the session has expired or was revoked */
+            /** @description Not signed in, or the session has expired, gone idle or was signed out */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3387,7 +3878,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Staff viewing a member's account cannot make changes */
+            /** @description Staff viewing a member's account cannot make changes; a staff user's own session cannot use a member's route */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3404,6 +3895,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body did not arrive in time (`server.body_timeout_ms` after the headers; `errors.body`) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over 2 MiB, or holds more than 256 keys and items in all, or is nested more than 16 deep (`errors.body`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Field errors in `errors`; or, with no field, the list holds as many items as it may */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3654,6 +4164,24 @@ export interface operations {
             };
             /** @description Staff viewing an account cannot use the privacy centre */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body did not arrive in time (`server.body_timeout_ms` after the headers; `errors.body`) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over 2 MiB, or holds more than 256 keys and items in all, or is nested more than 16 deep (`errors.body`) */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3971,6 +4499,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A staff user's own session on a member's route (staff view an account through impersonation) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description A service is down or too slow; try again after `Retry-After` seconds */
             503: {
                 headers: {
@@ -4029,8 +4566,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body did not arrive in time (`server.body_timeout_ms` after the headers; `errors.body`) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Email used by another account */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over 2 MiB, or holds more than 256 keys and items in all, or is nested more than 16 deep (`errors.body`) */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4076,6 +4631,15 @@ export interface operations {
                 };
             };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A staff user's own session on a member's route (staff view an account through impersonation) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4142,6 +4706,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body did not arrive in time (`server.body_timeout_ms` after the headers; `errors.body`) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over 2 MiB, or holds more than 256 keys and items in all, or is nested more than 16 deep (`errors.body`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Unknown preference keys in `errors` */
             422: {
                 headers: {
@@ -4180,6 +4762,15 @@ export interface operations {
                 };
             };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A staff user's own session on a member's route (staff view an account through impersonation) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4256,6 +4847,24 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body did not arrive in time (`server.body_timeout_ms` after the headers; `errors.body`) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over 2 MiB, or holds more than 256 keys and items in all, or is nested more than 16 deep (`errors.body`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Unknown attribute (`errors.key`) or bad value (`errors.value`) */
             422: {
                 headers: {
@@ -4301,6 +4910,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A staff user's own session on a member's route (staff view an account through impersonation) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description A service is down or too slow; try again after `Retry-After` seconds */
             503: {
                 headers: {
@@ -4330,6 +4948,15 @@ export interface operations {
                 };
             };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A staff user's own session on a member's route (staff view an account through impersonation) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4439,6 +5066,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A staff user's own session on a member's route (staff view an account through impersonation) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description A service is down or too slow; try again after `Retry-After` seconds */
             503: {
                 headers: {
@@ -4488,7 +5124,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Staff viewing a member's account cannot make changes */
+            /** @description Staff viewing a member's account cannot make changes; a staff user's own session cannot use a member's route */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4497,7 +5133,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description The receipt was claimed before */
+            /** @description The body did not arrive in time (`server.body_timeout_ms` after the headers; `errors.body`) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The receipt is already the caller's: a claim of theirs, or the sale on their account (`errors.receipt_number`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4506,8 +5151,215 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Field errors in `errors` */
+            /** @description The body is over 2 MiB, or holds more than 256 keys and items in all, or is nested more than 16 deep (`errors.body`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Field errors in `errors`; or, with no field, too many claims waiting to be checked */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many claims in the last 24 hours; try again after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds until another claim is allowed */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A service is down or too slow; try again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    start: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewEmail"];
+            };
+        };
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailCodeSent"];
+                };
+            };
+            /** @description The body is not JSON, not of this call's shape, or sent without `Content-Type: application/json` (`errors.body`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Staff; or the sign-in is older than 15 minutes (`errors.session: reauthenticate`); or changes are locked after an undo */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body did not arrive in time (`server.body_timeout_ms` after the headers; `errors.body`) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over 2 MiB, or holds more than 256 keys and items in all, or is nested more than 16 deep (`errors.body`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not a valid address, or already the caller's (`errors.email`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A service is down or too slow; try again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    confirm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailCode"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailChanged"];
+                };
+            };
+            /** @description The body is not JSON, not of this call's shape, or sent without `Content-Type: application/json` (`errors.body`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Staff; or the sign-in is older than 15 minutes (`errors.session: reauthenticate`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body did not arrive in time (`server.body_timeout_ms` after the headers; `errors.body`) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over 2 MiB, or holds more than 256 keys and items in all, or is nested more than 16 deep (`errors.body`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Wrong or expired code (`errors.code`); the address was taken meanwhile (`errors.email`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many attempts; the 6th wrong code locks it */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4567,6 +5419,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A staff user's own session on a member's route (staff view an account through impersonation) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Unknown sort (`errors.sort`) */
             422: {
                 headers: {
@@ -4605,6 +5466,15 @@ export interface operations {
                 };
             };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A staff user's own session on a member's route (staff view an account through impersonation) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4660,6 +5530,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A staff user's own session on a member's route (staff view an account through impersonation) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description A service is down or too slow; try again after `Retry-After` seconds */
             503: {
                 headers: {
@@ -4689,6 +5568,15 @@ export interface operations {
                 };
             };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A staff user's own session on a member's route (staff view an account through impersonation) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4759,8 +5647,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body did not arrive in time (`server.body_timeout_ms` after the headers; `errors.body`) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Not enough points */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over 2 MiB, or holds more than 256 keys and items in all, or is nested more than 16 deep (`errors.body`) */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4816,6 +5722,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A staff user's own session on a member's route (staff view an account through impersonation) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Not one of the caller's rewards */
             404: {
                 headers: {
@@ -4861,6 +5776,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A staff user's own session on a member's route (staff view an account through impersonation) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description A service is down or too slow; try again after `Retry-After` seconds */
             503: {
                 headers: {
@@ -4890,6 +5814,15 @@ export interface operations {
                 };
             };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A staff user's own session on a member's route (staff view an account through impersonation) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4962,6 +5895,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A staff user's own session on a member's route (staff view an account through impersonation) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Unknown `sort` (`errors.sort`) */
             422: {
                 headers: {
@@ -5015,7 +5957,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Not signed in, or the session has expired or was revoked */
+            /** @description Not signed in, or the session has expired, gone idle or was signed out */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5024,7 +5966,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Staff viewing a member's account cannot make changes */
+            /** @description Staff viewing a member's account cannot make changes; a staff user's own session cannot use a member's route */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5035,6 +5977,24 @@ export interface operations {
             };
             /** @description Not the caller's item */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body did not arrive in time (`server.body_timeout_ms` after the headers; `errors.body`) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over 2 MiB, or holds more than 256 keys and items in all, or is nested more than 16 deep (`errors.body`) */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5086,6 +6046,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description A staff user's own session on a member's route (staff view an account through impersonation) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description A service is down or too slow; try again after `Retry-After` seconds */
             503: {
                 headers: {
@@ -5129,6 +6098,15 @@ export interface operations {
                 };
             };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A staff user's own session on a member's route (staff view an account through impersonation) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5203,8 +6181,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body did not arrive in time (`server.body_timeout_ms` after the headers; `errors.body`) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Linked to another member, or another number is linked */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over 2 MiB, or holds more than 256 keys and items in all, or is nested more than 16 deep (`errors.body`) */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5279,8 +6275,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body did not arrive in time (`server.body_timeout_ms` after the headers; `errors.body`) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description No account is linked */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over 2 MiB, or holds more than 256 keys and items in all, or is nested more than 16 deep (`errors.body`) */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5326,6 +6340,15 @@ export interface operations {
                 };
             };
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A staff user's own session on a member's route (staff view an account through impersonation) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5406,8 +6429,26 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The body did not arrive in time (`server.body_timeout_ms` after the headers; `errors.body`) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Not enough points, not linked, conversion off, or the same key is still being processed */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over 2 MiB, or holds more than 256 keys and items in all, or is nested more than 16 deep (`errors.body`) */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5473,8 +6514,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Staff viewing a member's account cannot make changes */
+            /** @description Staff viewing a member's account cannot make changes; a staff user's own session cannot use a member's route */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body did not arrive in time (`server.body_timeout_ms` after the headers; `errors.body`) */
+            408: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5484,6 +6534,15 @@ export interface operations {
             };
             /** @description Linked to another member (`errors.qff_number`) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over 2 MiB, or holds more than 256 keys and items in all, or is nested more than 16 deep (`errors.body`) */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
