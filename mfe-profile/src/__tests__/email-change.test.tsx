@@ -123,7 +123,7 @@ describe('the sign-in address on My Details', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Confirm new address' }));
     const done = await screen.findByRole('dialog', { name: 'Email address changed' });
     expect(posts('/api/profile/email/verify')).toEqual([{ code: CODE }]);
-    expect(done).toHaveAccessibleDescription(isolated('You now sign in with ', 'new.person@example.net', '. Your other devices have been signed out.'));
+    expect(done).toHaveAccessibleDescription(isolated('You now sign in with this address: ', 'new.person@example.net', ' Your other devices have been signed out.'));
     await waitFor(() => expect(within(done).getByRole('heading', { name: 'Email address changed' })).toHaveFocus());
     expect(toasts()).toEqual(['success: Your email address has been changed']);
     // Shown at once, and the profile read again from the server.

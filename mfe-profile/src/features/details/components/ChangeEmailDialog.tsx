@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { BdiTrans, UNKNOWN_ERROR, addToast, isHttpError, signInAgain, useOnline } from '@portal/runtime';
+import { Bdi, BdiTrans, UNKNOWN_ERROR, addToast, isHttpError, signInAgain, useOnline } from '@portal/runtime';
 import { Dialog } from '@portal/build/src/dialog';
 import { CODE_PATTERN, CodeField, SubmitButton, TextField } from '@portal/build/src/fields';
 import { WriteButton } from '@portal/build/src/offline';
@@ -190,8 +190,9 @@ export function ChangeEmailDialog({ current, opener, onClose }: { current: strin
           {t('emailChange.doneTitle')}
         </h2>
         <div id={`${id}-text`}>
-          <p>
-            <BdiTrans k="emailChange.doneText" values={{ email: changed.email }} />
+          <p>{t('emailChange.doneText')}</p>
+          <p className="email-dialog__address">
+            <Bdi>{changed.email}</Bdi>
           </p>
           <p>{t(changed.signed_out > 0 ? 'emailChange.othersSignedOut' : 'emailChange.noOthers')}</p>
         </div>

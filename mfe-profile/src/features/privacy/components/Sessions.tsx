@@ -98,8 +98,8 @@ function Session({
  * My sessions: every device signed in to the account, this one marked. Another device is signed
  * out with DELETE /api/privacy/sessions/{id}, all of them but this one with revoke-others (each
  * after a confirmation); this one by logging out. The list is read again after each, and the
- * focus goes to the section's heading (the button pressed may be gone). Then, from the same
- * answer, the staff viewing the account now (StaffViews), when there are any.
+ * focus goes to the section's heading (the button pressed may be gone). Before it, from the
+ * same answer, the staff viewing the account now (StaffViews), when there are any.
  */
 export function Sessions() {
   const { t } = useTranslation();
@@ -160,6 +160,8 @@ export function Sessions() {
 
   return (
     <>
+      {/* Staff viewing the account now come first: the more urgent thing to see. */}
+      {query.data && <StaffViews views={query.data.staff_views ?? []} zone={zone} fallback={() => heading.current} />}
       <section className="card privacy-section" aria-labelledby={`${id}-title`}>
         <h2 id={`${id}-title`} ref={heading} tabIndex={-1}>
           {t('privacy.sessions.title')}
@@ -226,7 +228,6 @@ export function Sessions() {
           </Dialog>
         )}
       </section>
-      {query.data && <StaffViews views={query.data.staff_views ?? []} zone={zone} fallback={() => heading.current} />}
     </>
   );
 }
