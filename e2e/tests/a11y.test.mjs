@@ -8,7 +8,8 @@
 // portal's default colours (without the tenant's theme), so a tenant that sets no theme is
 // covered too. The member's card and the offline state are checked too, and so are the store
 // and event pages (a store, an unknown store, an event's sign-up form, a finished and an unknown
-// event).
+// event), the change of the sign-in address (its dialog, a refused address), its undo screen (and
+// a link that can't be used) and an already-used sign-in link opened while signed in.
 //
 // axe is put into the page with page.evaluate(source), which goes through the DevTools protocol:
 // the portal's Content-Security-Policy (`script-src 'self'`) governs the page's own scripts, not
@@ -188,6 +189,7 @@ async function signInChecked(page, audit, email, lang) {
   await audit.check(page, 'sign-in link landing');
   await landing.locator('button.btn').click();
   await page.waitForURL((u) => u.pathname === '/home');
+  return mail;
 }
 
 /** Signs in and checks every screen a member and a visitor see, in one language and size. */
@@ -196,7 +198,7 @@ async function memberScreens(viewport, lang, label, defaultColours) {
   // No service worker: the remote that fails to load below is made to fail with page.route.
   const page = await newPage({ ...viewport, serviceWorkers: 'block' });
   trackRequests(page);
-  await signInChecked(page, audit, 'demo@example.com', lang);
+  const mail = await signInChecked(page, audit, 'demo@example.com', lang);
   // Signing in applies the member's saved language (English); the URL's language wins over it,
   // and stays chosen for the pages after.
   if (lang !== 'en') await page.goto(`${BASE}/home?lang=${lang}`);
@@ -228,6 +230,24 @@ async function memberScreens(viewport, lang, label, defaultColours) {
   await page.locator('form:has(#pf-first_name) button[type="submit"]').click();
   await toast(page, audit, 'My Details: nothing changed');
   await offline(page, audit, 'offline: My Details');
+  // Changing the sign-in address: the dialog, and an address it refuses before sending anything.
+  await page.locator('.email-address button.btn').click();
+  const change = page.locator('dialog[open]');
+  await change.locator('input[type="email"]').waitFor();
+  await audit.check(page, 'My Details: change email');
+  await change.locator('input[type="email"]').fill('not an address');
+  await change.locator('button[type="submit"]').click();
+  await change.locator('input[aria-invalid="true"]').waitFor();
+  await audit.check(page, 'My Details: change email, a refused address');
+  await page.keyboard.press('Escape');
+  await change.waitFor({ state: 'detached' });
+  // The sign-in link used above, opened again while signed in: the session stays, and it says so.
+  await page.goto(mail.link);
+  await page.locator('section[aria-labelledby="link-title"] button.btn').click();
+  await page.locator('#link-title[tabindex="-1"]').waitFor();
+  await audit.check(page, 'a used sign-in link while signed in');
+  await page.locator('section[aria-labelledby="link-title"] button.btn').click();
+  await page.waitForURL((u) => u.pathname === '/home');
   // An opened order (its items and actions).
   await go(page, '/transactions');
   await page.locator('.order__toggle').first().click();
@@ -270,6 +290,12 @@ async function memberScreens(viewport, lang, label, defaultColours) {
   await audit.check(page, 'not logged in');
   await go(page, '/no-such-page');
   await audit.check(page, 'not found (signed out)');
+  // Undoing a change of the sign-in address (the link to the old address), then a link that can't be used.
+  await go(page, '/email-change/undo?key=not-a-key-of-ours');
+  await audit.check(page, 'undo an email change');
+  await page.locator('main .undo-email button.btn').click();
+  await page.locator('main .undo-email a.btn').waitFor();
+  await audit.check(page, 'undo an email change: the link unusable');
   // The code step of the login page.
   await go(page, '/');
   await settle(page);

@@ -16,7 +16,7 @@ async function newMember(name) {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ email, first_name: 'Lee', last_name: 'Visitor' }),
   });
-  assert.equal(res.status, 201, await res.text());
+  assert.equal(res.status, 202, await res.text());
   return email;
 }
 
