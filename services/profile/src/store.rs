@@ -63,10 +63,10 @@ pub async fn profile(db: &Db, id: &str) -> Result<pb::Profile> {
     })
 }
 
-/// A member's own changes, each already validated; `None` leaves a field as it is.
+/// A member's own changes, each already validated; `None` leaves a field as it is. The sign-in
+/// address is not one of them: it changes only through `change_email`, once confirmed.
 #[derive(Default)]
 pub struct Changes {
-    pub email: Option<String>,
     pub first_name: Option<String>,
     pub last_name: Option<String>,
     pub phone: Option<String>,
@@ -78,33 +78,21 @@ pub struct Changes {
 
 /// Applies `ch` in one transaction: all of it or nothing. Each column is set in the UPDATE
 /// itself (not read, changed and written back), so concurrent edits of different fields do not
-/// undo each other. An email or identifier held by another account is refused; the unique
-/// indexes decide a race between two members claiming the same one.
+/// undo each other. An identifier held by another account is refused; the unique indexes decide a
+/// race between two members claiming the same one.
 pub async fn update(db: &Db, tenant: &str, id: &str, ch: &Changes) -> Result<()> {
     let mut tx = db.begin().await?;
-    if let Some(email) = &ch.email {
-        let taken = sqlx::query("SELECT id FROM profiles WHERE tenant = $1 AND email = $2 AND id <> $3")
-            .bind(tenant)
-            .bind(email)
-            .bind(id)
-            .fetch_optional(&mut *tx)
-            .await?;
-        if taken.is_some() {
-            return Err(ProfileError::EmailTaken);
-        }
-    }
     let a = ch.address.as_ref();
     let updated = sqlx::query(
         "UPDATE profiles SET
-            email = COALESCE($2, email), first_name = COALESCE($3, first_name), last_name = COALESCE($4, last_name),
-            phone = COALESCE($5, phone), birth_date = COALESCE($6, birth_date),
-            address_line1 = COALESCE($7, address_line1), address_line2 = COALESCE($8, address_line2),
-            city = COALESCE($9, city), state = COALESCE($10, state), postcode = COALESCE($11, postcode),
-            country = COALESCE($12, country), updated_at = $13
+            first_name = COALESCE($2, first_name), last_name = COALESCE($3, last_name),
+            phone = COALESCE($4, phone), birth_date = COALESCE($5, birth_date),
+            address_line1 = COALESCE($6, address_line1), address_line2 = COALESCE($7, address_line2),
+            city = COALESCE($8, city), state = COALESCE($9, state), postcode = COALESCE($10, postcode),
+            country = COALESCE($11, country), updated_at = $12
          WHERE id = $1",
     )
     .bind(id)
-    .bind(ch.email.clone())
     .bind(ch.first_name.clone())
     .bind(ch.last_name.clone())
     .bind(ch.phone.clone())
@@ -117,18 +105,10 @@ pub async fn update(db: &Db, tenant: &str, id: &str, ch: &Changes) -> Result<()>
     .bind(a.map(|a| a.country.clone()))
     .bind(portal_common::now_unix())
     .execute(&mut *tx)
-    .await
-    .map_err(|e| if is_unique_violation(&e) { ProfileError::EmailTaken } else { e.into() })?
+    .await?
     .rows_affected();
     if updated == 0 {
         return Err(ProfileError::NotFound);
-    }
-    if let Some(email) = &ch.email {
-        sqlx::query("UPDATE identities SET identifier = $2 WHERE profile_id = $1 AND handle = 'email'")
-            .bind(id)
-            .bind(email)
-            .execute(&mut *tx)
-            .await?;
     }
     for (i, ident) in ch.identities.iter().flatten().enumerate() {
         let taken_msg = "This number is linked to another account";
