@@ -45,12 +45,20 @@ pub struct Limits {
 }
 
 impl Limits {
-    /// The settings' limits; a `max_connections` of 0 is derived from the open-files limit
-    /// (raised first to the hard limit).
+    /// The settings' limits. The open-files limit is raised to the hard limit first, whatever
+    /// the settings; a `max_connections` of 0 is derived from it, one set above what it allows is
+    /// kept but told in the log.
     pub fn from_settings(s: &ServerLimits) -> Limits {
+        let open_files = raise_open_files_limit();
+        let fits = derived_max_connections(open_files);
         let max_connections = match s.max_connections {
-            0 => derived_max_connections(raise_open_files_limit()),
-            n => n,
+            0 => fits,
+            n => {
+                if n > fits {
+                    tracing::warn!(max_connections = n, open_files, "more connections allowed than open files leave room for");
+                }
+                n
+            }
         };
         Limits {
             header_read: Duration::from_millis(s.header_read_timeout_ms.max(1)),
