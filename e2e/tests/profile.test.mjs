@@ -1,5 +1,5 @@
 // Issue 4, the profile tab, against the real backend: edits are kept across a reload, the
-// language switches live (Arabic right-to-left, no reload), a refused email changes nothing, and
+// language switches live (Arabic right-to-left, no reload), a refused phone number changes nothing, and
 // each page reports one screen view.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -27,7 +27,7 @@ async function api(token, method, path, body) {
 
 const subnav = (page) => page.getByRole('navigation', { name: 'My details sections' });
 
-test('a member edits details, a size and a messaging preference, switches to Arabic live, and a refused email changes nothing', { timeout: 120_000 }, async () => {
+test('a member edits details, a size and a messaging preference, switches to Arabic live, and a refused phone number changes nothing', { timeout: 120_000 }, async () => {
   const page = await newPage({ width: 1280, height: 900 });
   await page.addInitScript(recordAnalytics);
   await signIn(page);
