@@ -61,13 +61,7 @@ impl super::Inner {
             .into_iter()
             .find(|l| l.handle.eq_ignore_ascii_case(handle))
             .ok_or_else(|| AuthError::field("location", "We couldn't find that store"))?;
-        Ok(Pending {
-            mode: "visit".into(),
-            location: store.handle,
-            name: store.name,
-            time_zone: store.time_zone,
-            ..Pending::default()
-        })
+        Ok(Pending { mode: "visit".into(), location: store.handle, name: store.name, time_zone: store.time_zone, ..Pending::default() })
     }
 
     async fn event(&self, event_data: &str, custom_fields: &str) -> Result<Pending, AuthError> {
@@ -78,7 +72,10 @@ impl super::Inner {
         }
         let cfg = self.refdata.clone().get_config(GetConfigRequest {}).await?.into_inner();
         let doc: Value = serde_json::from_str(&cfg.json).map_err(|e| AuthError::Other(e.into()))?;
-        let def = doc["events"].get(&key).filter(|d| d.is_object()).ok_or_else(|| AuthError::field("eventData.m", "We couldn't find that event"))?;
+        let def = doc["events"]
+            .get(&key)
+            .filter(|d| d.is_object())
+            .ok_or_else(|| AuthError::field("eventData.m", "We couldn't find that event"))?;
         if event_over(def, chrono::Utc::now()) {
             return Err(AuthError::field("eventData.m", "This event has finished"));
         }
@@ -204,16 +201,24 @@ pub fn check_fields(def: &Value, given: &Value) -> Result<Map<String, Value>, BT
         // The value kept (an email address in its normal form), or what is wrong with it.
         let checked: Result<String, String> = match kind {
             "email" => Email::parse(&text).map(|e| e.as_str().to_string()).map_err(str::to_owned),
-            "date" => chrono::NaiveDate::parse_from_str(&text, "%Y-%m-%d")
-                .map(|_| text)
-                .map_err(|_| "Use a date like 2026-03-01".to_string()),
+            "date" => {
+                chrono::NaiveDate::parse_from_str(&text, "%Y-%m-%d").map(|_| text).map_err(|_| "Use a date like 2026-03-01".to_string())
+            }
             "select" => {
                 let allowed = d["options"].as_array().map(|o| o.iter().any(|o| option_value(o) == Some(text.as_str()))).unwrap_or(false);
-                if allowed { Ok(text) } else { Err("Choose one of the options".to_string()) }
+                if allowed {
+                    Ok(text)
+                } else {
+                    Err("Choose one of the options".to_string())
+                }
             }
             _ => {
                 let max = d["maxLength"].as_u64().map(|m| m as usize).unwrap_or(TEXT_MAX).min(TEXT_MAX);
-                if text.chars().count() > max { Err(format!("Use at most {max} characters")) } else { Ok(text) }
+                if text.chars().count() > max {
+                    Err(format!("Use at most {max} characters"))
+                } else {
+                    Ok(text)
+                }
             }
         };
         match checked {
@@ -254,15 +259,36 @@ mod tests {
 
     #[test]
     fn good_values_are_kept_trimmed() {
-        let kept = check_fields(&def(), &json!({"guests": 3, "dietary": " vegan ", "birthday": "1990-02-28", "friend": "Ann@Example.com", "terms": true})).unwrap();
-        assert_eq!(Value::Object(kept), json!({"guests": "3", "dietary": "vegan", "birthday": "1990-02-28", "friend": "ann@example.com", "terms": true}));
+        let kept = check_fields(
+            &def(),
+            &json!({"guests": 3, "dietary": " vegan ", "birthday": "1990-02-28", "friend": "Ann@Example.com", "terms": true}),
+        )
+        .unwrap();
+        assert_eq!(
+            Value::Object(kept),
+            json!({"guests": "3", "dietary": "vegan", "birthday": "1990-02-28", "friend": "ann@example.com", "terms": true})
+        );
     }
 
     #[test]
     fn every_problem_is_named_by_its_field() {
-        let errors = check_fields(&def(), &json!({"guests": "9", "dietary": "x".repeat(11), "birthday": "1990-02-30", "friend": "nope", "terms": false, "shoe": "42"})).unwrap_err();
+        let errors = check_fields(
+            &def(),
+            &json!({"guests": "9", "dietary": "x".repeat(11), "birthday": "1990-02-30", "friend": "nope", "terms": false, "shoe": "42"}),
+        )
+        .unwrap_err();
         let keys: Vec<&str> = errors.keys().map(String::as_str).collect();
-        assert_eq!(keys, ["customFields.birthday", "customFields.dietary", "customFields.friend", "customFields.guests", "customFields.shoe", "customFields.terms"]);
+        assert_eq!(
+            keys,
+            [
+                "customFields.birthday",
+                "customFields.dietary",
+                "customFields.friend",
+                "customFields.guests",
+                "customFields.shoe",
+                "customFields.terms"
+            ]
+        );
         let missing = check_fields(&def(), &json!({})).unwrap_err();
         assert_eq!(missing.keys().map(String::as_str).collect::<Vec<_>>(), ["customFields.guests", "customFields.terms"]);
         assert!(check_fields(&def(), &json!(["guests"])).is_err());

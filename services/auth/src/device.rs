@@ -62,7 +62,8 @@ mod tests {
 
     #[test]
     fn common_devices_read_as_a_member_would_say_them() {
-        let android = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.6778.39 Mobile Safari/537.36";
+        let android =
+            "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.6778.39 Mobile Safari/537.36";
         assert_eq!(parse(android), d("Chrome 131", "Android 14", "mobile"));
         let tablet = "Mozilla/5.0 (Linux; Android 13; SM-X700) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36";
         assert_eq!(parse(tablet).kind, "tablet");

@@ -30,7 +30,8 @@ pub const CODE_WRONG: &str = "That code is not right or has expired";
 const UNDO_SECS: i64 = 7 * 24 * 3600;
 /// After an undo, how long the address can't be changed again.
 pub const LOCK_SECS: i64 = 72 * 3600;
-const LOCKED: &str = "Your email address was changed back recently, so it can't be changed again for a few days. Contact us if you need help.";
+const LOCKED: &str =
+    "Your email address was changed back recently, so it can't be changed again for a few days. Contact us if you need help.";
 const UNDO_UNUSABLE: &str = "This link has expired or has already been used";
 
 /// A change waiting for its code, in the KV under `change_key`.
@@ -61,37 +62,50 @@ impl Inner {
         if self.staff_name_by_email(email).await?.is_some() {
             return Ok(Some(true));
         }
-        let found = self.profiles.clone().find_by_email(profile_pb::FindByEmailRequest { email: email.as_str().into() }).await?.into_inner();
+        let found =
+            self.profiles.clone().find_by_email(profile_pb::FindByEmailRequest { email: email.as_str().into() }).await?.into_inner();
         Ok(found.found.then_some(false))
     }
 
     /// Whether the member undid a change within `LOCK_SECS`.
     async fn change_locked(&self, pid: &str, now: i64) -> Result<bool, AuthError> {
-        let row = sqlx::query("SELECT MAX(undone_at) AS at FROM email_changes WHERE profile_id = $1").bind(pid).fetch_one(&self.db.pool).await?;
+        let row =
+            sqlx::query("SELECT MAX(undone_at) AS at FROM email_changes WHERE profile_id = $1").bind(pid).fetch_one(&self.db.pool).await?;
         Ok(row.get::<Option<i64>, _>("at").is_some_and(|at| now - at < LOCK_SECS))
     }
 
-    pub(crate) async fn start_email_change(&self, c: &Caller, raw: &str, ip: Option<&str>) -> Result<pb::StartEmailChangeResponse, AuthError> {
+    pub(crate) async fn start_email_change(
+        &self,
+        c: &Caller,
+        raw: &str,
+        ip: Option<&str>,
+    ) -> Result<pb::StartEmailChangeResponse, AuthError> {
         recent_member(c)?;
         let email = Email::parse(raw).map_err(|m| AuthError::field("email", m))?;
         self.limit("email-change", Some(&c.profile_id), ip, 1).await?;
         if self.change_locked(&c.profile_id, Self::now()).await? {
             return Err(AuthError::Forbidden(LOCKED));
         }
-        let summary = self.profiles.clone().get_summary(profile_pb::GetSummaryRequest { profile_id: c.profile_id.clone() }).await?.into_inner();
+        let summary =
+            self.profiles.clone().get_summary(profile_pb::GetSummaryRequest { profile_id: c.profile_id.clone() }).await?.into_inner();
         if summary.email == email.as_str() {
             return Err(AuthError::field("email", "That's already your email address"));
         }
         let masked = mask(email.as_str());
         let answer = pb::StartEmailChangeResponse {
-            message: format!("We've sent a code to {masked}. Enter it here to confirm your new address; until then your address stays {}.", mask(&summary.email)),
+            message: format!(
+                "We've sent a code to {masked}. Enter it here to confirm your new address; until then your address stays {}.",
+                mask(&summary.email)
+            ),
             email: masked,
         };
         match self.holder_of(&email).await? {
             Some(true) => {}
             Some(false) => {
                 let text = "Hi,\n\nSomeone signed in to another account asked to use this email address for it. This address already has an account with us, so nothing was changed.\n\nIf that was you, sign in with this address instead. If it wasn't, you don't need to do anything.";
-                self.delivery.email(&Outgoing { to: email.as_str(), subject: "Someone tried to use your email address", text, link: "" }).await?;
+                self.delivery
+                    .email(&Outgoing { to: email.as_str(), subject: "Someone tried to use your email address", text, link: "" })
+                    .await?;
             }
             None => {
                 use rand::Rng;
@@ -106,13 +120,20 @@ impl Inner {
                     Self::greeting(&summary.first_name),
                     (self.ttl() / 60).max(1)
                 );
-                self.delivery.email(&Outgoing { to: email.as_str(), subject: "Confirm your new email address", text: &text, link: "" }).await?;
+                self.delivery
+                    .email(&Outgoing { to: email.as_str(), subject: "Confirm your new email address", text: &text, link: "" })
+                    .await?;
             }
         }
         Ok(answer)
     }
 
-    pub(crate) async fn confirm_email_change(&self, c: &Caller, code: &str, ip: Option<&str>) -> Result<pb::ConfirmEmailChangeResponse, AuthError> {
+    pub(crate) async fn confirm_email_change(
+        &self,
+        c: &Caller,
+        code: &str,
+        ip: Option<&str>,
+    ) -> Result<pb::ConfirmEmailChangeResponse, AuthError> {
         recent_member(c)?;
         let code = code.trim();
         self.limit("email-change-verify", Some(&c.profile_id), ip, 3).await?;
@@ -142,11 +163,17 @@ impl Inner {
         let changed = self
             .profiles
             .clone()
-            .change_email(profile_pb::ChangeEmailRequest { profile_id: c.profile_id.clone(), email: email.as_str().into(), expect: old.email.clone() })
+            .change_email(profile_pb::ChangeEmailRequest {
+                profile_id: c.profile_id.clone(),
+                email: email.as_str().into(),
+                expect: old.email.clone(),
+            })
             .await;
         match changed {
             Ok(_) => {}
-            Err(s) if s.code() == tonic::Code::AlreadyExists => return Err(AuthError::field("email", "This address already has an account")),
+            Err(s) if s.code() == tonic::Code::AlreadyExists => {
+                return Err(AuthError::field("email", "This address already has an account"))
+            }
             Err(s) => return Err(s.into()),
         }
         let undo = random_token();
@@ -171,7 +198,9 @@ impl Inner {
             Self::greeting(&old.first_name),
             mask(email.as_str())
         );
-        self.delivery.email(&Outgoing { to: &old.email, subject: "Your sign-in email address was changed", text: &text, link: link.as_str() }).await?;
+        self.delivery
+            .email(&Outgoing { to: &old.email, subject: "Your sign-in email address was changed", text: &text, link: link.as_str() })
+            .await?;
         tracing::info!("member changed their sign-in address");
         Ok(pb::ConfirmEmailChangeResponse { email: email.as_str().into(), signed_out })
     }
@@ -183,27 +212,44 @@ impl Inner {
         if key.is_empty() || key.len() > 128 {
             return Err(AuthError::Unauthenticated(UNDO_UNUSABLE));
         }
-        let row = sqlx::query("SELECT id, profile_id, old_email FROM email_changes WHERE undo_hash = $1 AND undone_at IS NULL AND undo_until > $2")
-            .bind(token::hash_hex(key))
-            .bind(now)
-            .fetch_optional(&self.db.pool)
-            .await?
-            .ok_or(AuthError::Unauthenticated(UNDO_UNUSABLE))?;
+        let row = sqlx::query(
+            "SELECT id, profile_id, old_email FROM email_changes WHERE undo_hash = $1 AND undone_at IS NULL AND undo_until > $2",
+        )
+        .bind(token::hash_hex(key))
+        .bind(now)
+        .fetch_optional(&self.db.pool)
+        .await?
+        .ok_or(AuthError::Unauthenticated(UNDO_UNUSABLE))?;
         let (id, pid, old): (String, String, String) = (row.get("id"), row.get("profile_id"), row.get("old_email"));
         // Of two concurrent undos, one does it.
-        let took = sqlx::query("UPDATE email_changes SET undone_at = $2 WHERE id = $1 AND undone_at IS NULL").bind(&id).bind(now).execute(&self.db.pool).await?.rows_affected();
+        let took = sqlx::query("UPDATE email_changes SET undone_at = $2 WHERE id = $1 AND undone_at IS NULL")
+            .bind(&id)
+            .bind(now)
+            .execute(&self.db.pool)
+            .await?
+            .rows_affected();
         if took != 1 {
             return Err(AuthError::Unauthenticated(UNDO_UNUSABLE));
         }
         // Whatever the address is now (changed again since?), the old one comes back.
-        self.profiles.clone().change_email(profile_pb::ChangeEmailRequest { profile_id: pid.clone(), email: old.clone(), expect: String::new() }).await?;
+        self.profiles
+            .clone()
+            .change_email(profile_pb::ChangeEmailRequest { profile_id: pid.clone(), email: old.clone(), expect: String::new() })
+            .await?;
         // Later changes can no longer be undone from the addresses they moved to.
-        sqlx::query("UPDATE email_changes SET undone_at = $2 WHERE profile_id = $1 AND undone_at IS NULL").bind(&pid).bind(now).execute(&self.db.pool).await?;
+        sqlx::query("UPDATE email_changes SET undone_at = $2 WHERE profile_id = $1 AND undone_at IS NULL")
+            .bind(&pid)
+            .bind(now)
+            .execute(&self.db.pool)
+            .await?;
         self.kv.del(&change_key(&self.settings.tenant, &pid)).await?;
         self.end_sessions_of(&pid, None, crate::EMAIL_CHANGED).await?;
         tracing::info!("member undid a change of their sign-in address");
         Ok(pb::UndoEmailChangeResponse {
-            message: format!("Your sign-in address is {} again and everyone using your account has been signed out. Sign in again to continue.", mask(&old)),
+            message: format!(
+                "Your sign-in address is {} again and everyone using your account has been signed out. Sign in again to continue.",
+                mask(&old)
+            ),
         })
     }
 }

@@ -68,7 +68,9 @@ impl From<AuthError> for Status {
         let msg = e.to_string();
         match e {
             AuthError::Fields(ref f) => portal_common::error::invalid_fields(&msg, f),
-            AuthError::LinkUnusable | AuthError::CodeWrong | AuthError::NotSignedIn | AuthError::Unauthenticated(_) => Status::unauthenticated(msg),
+            AuthError::LinkUnusable | AuthError::CodeWrong | AuthError::NotSignedIn | AuthError::Unauthenticated(_) => {
+                Status::unauthenticated(msg)
+            }
             AuthError::Reauthenticate(_) => portal_common::error::field_status(
                 Code::PermissionDenied,
                 &msg,

@@ -41,11 +41,10 @@ pub async fn load_or_create(db: &Db) -> anyhow::Result<Keys> {
 }
 
 pub async fn load(db: &Db) -> anyhow::Result<Keys> {
-    let rows = sqlx::query(
-        "SELECT kid, private_pkcs8, public_key FROM signing_keys WHERE retired_at IS NULL ORDER BY created_at DESC, kid DESC",
-    )
-    .fetch_all(&db.pool)
-    .await?;
+    let rows =
+        sqlx::query("SELECT kid, private_pkcs8, public_key FROM signing_keys WHERE retired_at IS NULL ORDER BY created_at DESC, kid DESC")
+            .fetch_all(&db.pool)
+            .await?;
     let newest = rows.first().ok_or_else(|| anyhow::anyhow!("no signing key"))?;
     let signer = Signer::from_pkcs8(&STANDARD.decode(newest.get::<String, _>("private_pkcs8"))?)?;
     let mut public_keys = Vec::new();

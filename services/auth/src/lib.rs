@@ -6,8 +6,8 @@
 mod activity;
 mod delivery;
 mod device;
-mod error;
 mod email_change;
+mod error;
 mod keys;
 mod links;
 mod live;
@@ -21,21 +21,24 @@ use delivery::{Delivery, Outgoing};
 use error::AuthError;
 use links::{LinkOptions, LinkTarget};
 use portal_common::config::Settings;
-use portal_common::email::Email;
-use redirect::safe_redirect;
 use portal_common::db::Db;
+use portal_common::email::Email;
+use portal_common::grpc::Channel;
 use portal_common::grpc::GrpcApp;
 use portal_common::identity::Caller;
 use portal_common::kv::Kv;
 use portal_common::token::{self, Actor, Claims};
-use portal_proto::auth::v1::{self as pb, auth_service_server::{AuthService, AuthServiceServer}};
+use portal_proto::auth::v1::{
+    self as pb,
+    auth_service_server::{AuthService, AuthServiceServer},
+};
 use portal_proto::profile::v1::{self as profile_pb, profile_service_client::ProfileServiceClient};
 use portal_proto::refdata::v1::{refdata_service_client::RefdataServiceClient, GetConfigRequest};
+use redirect::safe_redirect;
 use serde::{Deserialize, Serialize};
 use sqlx::Row;
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
-use portal_common::grpc::Channel;
 use tonic::{Request, Response, Status};
 
 pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
@@ -174,12 +177,8 @@ impl Inner {
             let first = name.split_whitespace().next().unwrap_or_default().to_string();
             return Ok(Some(Account { id: r.get("id"), first_name: first, phone: String::new(), staff: true }));
         }
-        let found = self
-            .profiles
-            .clone()
-            .find_by_email(profile_pb::FindByEmailRequest { email: email.as_str().into() })
-            .await?
-            .into_inner();
+        let found =
+            self.profiles.clone().find_by_email(profile_pb::FindByEmailRequest { email: email.as_str().into() }).await?.into_inner();
         Ok(found.found.then(|| Account { id: found.profile_id, first_name: found.first_name, phone: found.phone, staff: false }))
     }
 
@@ -215,7 +214,13 @@ impl Inner {
     /// A member's (or staff user's own) session, recorded for "My sessions" with where it came
     /// from. `auth_time`: when the member really signed in, now unless this renews a session (a
     /// renewal keeps the original, and so the original's absolute end).
-    async fn issue_session(&self, pid: &str, staff: bool, origin: &sessions::Origin, auth_time: Option<i64>) -> Result<(String, Claims), AuthError> {
+    async fn issue_session(
+        &self,
+        pid: &str,
+        staff: bool,
+        origin: &sessions::Origin,
+        auth_time: Option<i64>,
+    ) -> Result<(String, Claims), AuthError> {
         let now = Self::now();
         let auth_time = auth_time.unwrap_or(now).min(now);
         let exp = auth_time + self.settings.session_ttl_secs.max(1);
@@ -254,11 +259,26 @@ impl Inner {
         LinkTarget::parse(&self.public_url, &self.allowed_origins().await?, o).map_err(AuthError::Fields)
     }
 
-    async fn send_link(&self, acct: &Account, email: &Email, redirect: &str, pending: &Pending, target: &LinkTarget) -> Result<(), AuthError> {
+    async fn send_link(
+        &self,
+        acct: &Account,
+        email: &Email,
+        redirect: &str,
+        pending: &Pending,
+        target: &LinkTarget,
+    ) -> Result<(), AuthError> {
         self.send_link_with(acct, email, redirect, pending, target, LinkText::SignIn).await
     }
 
-    async fn send_link_with(&self, acct: &Account, email: &Email, redirect: &str, pending: &Pending, target: &LinkTarget, kind: LinkText) -> Result<(), AuthError> {
+    async fn send_link_with(
+        &self,
+        acct: &Account,
+        email: &Email,
+        redirect: &str,
+        pending: &Pending,
+        target: &LinkTarget,
+        kind: LinkText,
+    ) -> Result<(), AuthError> {
         let now = Self::now();
         let ttl = self.ttl();
         let jti = portal_common::new_id("lnk_");
@@ -296,7 +316,8 @@ impl Inner {
     /// Someone asked to register an address that has an account: its mailbox gets a sign-in link
     /// instead, saying so.
     async fn send_existing_account_link(&self, acct: &Account, email: &Email, redirect: &str) -> Result<(), AuthError> {
-        self.send_link_with(acct, email, redirect, &Pending::default(), &LinkTarget::portal(&self.public_url), LinkText::AlreadyMember).await
+        self.send_link_with(acct, email, redirect, &Pending::default(), &LinkTarget::portal(&self.public_url), LinkText::AlreadyMember)
+            .await
     }
 
     async fn log_access(&self, profile_id: &str, staff_id: &str, staff_name: &str, action: &str, reason: &str) -> Result<(), AuthError> {
@@ -343,7 +364,6 @@ impl Inner {
         let name = self.staff_name(&c.profile_id).await?.ok_or(AuthError::Forbidden("Only staff can do this"))?;
         Ok((c, name))
     }
-
 }
 
 /// Which sign-in email to write.
@@ -387,14 +407,22 @@ fn parse_email(raw: &str) -> Result<Email, AuthError> {
 #[tonic::async_trait]
 impl AuthService for Auth {
     #[tracing::instrument(skip_all)]
-    async fn request_magic_link(&self, req: Request<pb::RequestMagicLinkRequest>) -> Result<Response<pb::RequestMagicLinkResponse>, Status> {
+    async fn request_magic_link(
+        &self,
+        req: Request<pb::RequestMagicLinkRequest>,
+    ) -> Result<Response<pb::RequestMagicLinkResponse>, Status> {
         let ip = Caller::client_ip(req.metadata());
         let r = req.into_inner();
         let email = parse_email(&r.email)?;
         let pending = self.inner.pending(&r.mode, &r.location, &r.event_data_json, &r.custom_fields_json).await?;
         let target = self
             .inner
-            .link_target(&LinkOptions { url_path: &r.url_path, url_params: &r.url_params, iframe: r.iframe, external_redirect: &r.external_redirect })
+            .link_target(&LinkOptions {
+                url_path: &r.url_path,
+                url_params: &r.url_params,
+                iframe: r.iframe,
+                external_redirect: &r.external_redirect,
+            })
             .await?;
         self.inner.limit("link", Some(email.as_str()), ip.as_deref(), 1).await?;
         let redirect = safe_redirect(&r.redirect);
@@ -444,7 +472,8 @@ impl AuthService for Auth {
                 if session.is_impersonation() {
                     return Err(AuthError::Forbidden("An impersonation session cannot be extended").into());
                 }
-                let (holder, auth_time) = sessions::holder(&inner.db, &session.jti, now).await.map_err(AuthError::from)?.ok_or(AuthError::LinkUnusable)?;
+                let (holder, auth_time) =
+                    sessions::holder(&inner.db, &session.jti, now).await.map_err(AuthError::from)?.ok_or(AuthError::LinkUnusable)?;
                 if holder != session.pid || !matches!(inner.check_session(&session.jti).await?, sessions::State::Live { .. }) {
                     return Err(AuthError::LinkUnusable.into());
                 }
@@ -453,12 +482,22 @@ impl AuthService for Auth {
                     return Err(AuthError::LinkUnusable.into());
                 }
                 let (t, c) = inner.issue_session(&session.pid, session.staff, &from, Some(auth_time)).await?;
-                Ok(Response::new(pb::SessionToken { token: t, expiry: c.exp, profile_id: c.pid, staff: c.staff, redirect: "/home".into(), activity: None }))
+                Ok(Response::new(pb::SessionToken {
+                    token: t,
+                    expiry: c.exp,
+                    profile_id: c.pid,
+                    staff: c.staff,
+                    redirect: "/home".into(),
+                    activity: None,
+                }))
             }
         }
     }
 
-    async fn get_verification_keys(&self, _req: Request<pb::GetVerificationKeysRequest>) -> Result<Response<pb::GetVerificationKeysResponse>, Status> {
+    async fn get_verification_keys(
+        &self,
+        _req: Request<pb::GetVerificationKeysRequest>,
+    ) -> Result<Response<pb::GetVerificationKeysResponse>, Status> {
         let keys = self.inner.keys.read().unwrap();
         Ok(Response::new(keys_response(&keys)))
     }
@@ -476,7 +515,10 @@ impl AuthService for Auth {
     }
 
     #[tracing::instrument(skip_all)]
-    async fn check_availability(&self, req: Request<pb::CheckAvailabilityRequest>) -> Result<Response<pb::CheckAvailabilityResponse>, Status> {
+    async fn check_availability(
+        &self,
+        req: Request<pb::CheckAvailabilityRequest>,
+    ) -> Result<Response<pb::CheckAvailabilityResponse>, Status> {
         let ip = Caller::client_ip(req.metadata());
         let email = parse_email(&req.into_inner().email)?;
         self.inner.limit("availability", Some(email.as_str()), ip.as_deref(), 2).await?;
@@ -514,13 +556,21 @@ impl AuthService for Auth {
         let minutes = (inner.ttl() / 60).max(1);
         if r.channel == "sms" {
             let text = format!("{code} is your sign-in code. It expires in {minutes} minutes.");
-            inner.delivery.sms(&Outgoing { to: &acct.phone, subject: "Sign-in code", text: &text, link: "" }).await.map_err(AuthError::Other)?;
+            inner
+                .delivery
+                .sms(&Outgoing { to: &acct.phone, subject: "Sign-in code", text: &text, link: "" })
+                .await
+                .map_err(AuthError::Other)?;
         } else {
             let text = format!(
                 "{}\n\nYour sign-in code is {code}. It works once and expires in {minutes} minutes.\n\nIf you didn't ask to sign in, you can ignore this email.",
                 Inner::greeting(&acct.first_name)
             );
-            inner.delivery.email(&Outgoing { to: email.as_str(), subject: "Your sign-in code", text: &text, link: "" }).await.map_err(AuthError::Other)?;
+            inner
+                .delivery
+                .email(&Outgoing { to: email.as_str(), subject: "Your sign-in code", text: &text, link: "" })
+                .await
+                .map_err(AuthError::Other)?;
         }
         Ok(Response::new(pb::RequestMagicLinkResponse { message: CODE_SENT.into() }))
     }
@@ -555,7 +605,14 @@ impl AuthService for Auth {
         }
         let activity = inner.record_activity(&record.pid, &record.pending).await?;
         let (t, c) = inner.issue_session(&record.pid, record.staff, &from, None).await?;
-        Ok(Response::new(pb::SessionToken { token: t, expiry: c.exp, profile_id: c.pid, staff: c.staff, redirect: record.redirect, activity }))
+        Ok(Response::new(pb::SessionToken {
+            token: t,
+            expiry: c.exp,
+            profile_id: c.pid,
+            staff: c.staff,
+            redirect: record.redirect,
+            activity,
+        }))
     }
 
     #[tracing::instrument(skip_all)]
@@ -658,7 +715,9 @@ impl AuthService for Auth {
         let target = r.profile_id.trim().to_string();
         // The staff id comes from the staff token; a body value may only repeat it.
         if !r.staff_id.is_empty() && r.staff_id != staff.profile_id {
-            inner.log_access(&target, &staff.profile_id, &staff_name, "attempt", "staffId did not match the signed-in staff member").await?;
+            inner
+                .log_access(&target, &staff.profile_id, &staff_name, "attempt", "staffId did not match the signed-in staff member")
+                .await?;
             return Err(AuthError::Forbidden("staffId does not match the signed-in staff member").into());
         }
         let summary = match inner.profiles.clone().get_summary(profile_pb::GetSummaryRequest { profile_id: target.clone() }).await {
@@ -716,13 +775,19 @@ impl AuthService for Auth {
     }
 
     #[tracing::instrument(skip_all)]
-    async fn revoke_other_sessions(&self, req: Request<pb::RevokeOtherSessionsRequest>) -> Result<Response<pb::RevokeOtherSessionsResponse>, Status> {
+    async fn revoke_other_sessions(
+        &self,
+        req: Request<pb::RevokeOtherSessionsRequest>,
+    ) -> Result<Response<pb::RevokeOtherSessionsResponse>, Status> {
         let c = privacy::owner(req.metadata())?;
         Ok(Response::new(pb::RevokeOtherSessionsResponse { revoked: self.inner.revoke_others(&c).await? }))
     }
 
     #[tracing::instrument(skip_all)]
-    async fn send_deletion_code(&self, req: Request<pb::SendDeletionCodeRequest>) -> Result<Response<pb::SendDeletionCodeResponse>, Status> {
+    async fn send_deletion_code(
+        &self,
+        req: Request<pb::SendDeletionCodeRequest>,
+    ) -> Result<Response<pb::SendDeletionCodeResponse>, Status> {
         let c = privacy::member_owner(req.metadata())?;
         let ip = Caller::client_ip(req.metadata());
         Ok(Response::new(pb::SendDeletionCodeResponse { email: self.inner.send_deletion_code(&c, ip.as_deref()).await? }))
@@ -762,14 +827,20 @@ impl AuthService for Auth {
     }
 
     #[tracing::instrument(skip_all)]
-    async fn start_email_change(&self, req: Request<pb::StartEmailChangeRequest>) -> Result<Response<pb::StartEmailChangeResponse>, Status> {
+    async fn start_email_change(
+        &self,
+        req: Request<pb::StartEmailChangeRequest>,
+    ) -> Result<Response<pb::StartEmailChangeResponse>, Status> {
         let c = Caller::from_metadata(req.metadata()).map_err(|_| AuthError::NotSignedIn)?;
         let ip = Caller::client_ip(req.metadata());
         Ok(Response::new(self.inner.start_email_change(&c, &req.get_ref().email, ip.as_deref()).await?))
     }
 
     #[tracing::instrument(skip_all)]
-    async fn confirm_email_change(&self, req: Request<pb::ConfirmEmailChangeRequest>) -> Result<Response<pb::ConfirmEmailChangeResponse>, Status> {
+    async fn confirm_email_change(
+        &self,
+        req: Request<pb::ConfirmEmailChangeRequest>,
+    ) -> Result<Response<pb::ConfirmEmailChangeResponse>, Status> {
         let c = Caller::from_metadata(req.metadata()).map_err(|_| AuthError::NotSignedIn)?;
         let ip = Caller::client_ip(req.metadata());
         Ok(Response::new(self.inner.confirm_email_change(&c, &req.get_ref().code, ip.as_deref()).await?))
@@ -781,7 +852,10 @@ impl AuthService for Auth {
         Ok(Response::new(self.inner.undo_email_change(&req.get_ref().token, ip.as_deref()).await?))
     }
 
-    async fn rotate_signing_key(&self, _req: Request<pb::RotateSigningKeyRequest>) -> Result<Response<pb::GetVerificationKeysResponse>, Status> {
+    async fn rotate_signing_key(
+        &self,
+        _req: Request<pb::RotateSigningKeyRequest>,
+    ) -> Result<Response<pb::GetVerificationKeysResponse>, Status> {
         let keys = keys::rotate(&self.inner.db).await.map_err(AuthError::Other)?;
         let res = keys_response(&keys);
         *self.inner.keys.write().unwrap() = keys;

@@ -136,7 +136,8 @@ mod tests {
 
     #[test]
     fn a_partner_page_on_an_allowed_origin_with_params() {
-        let t = LinkTarget::parse(&public(), &allowed(), &opts("https://partner.example/members?x=1", "utm=mail&token=evil", true, "")).unwrap();
+        let t = LinkTarget::parse(&public(), &allowed(), &opts("https://partner.example/members?x=1", "utm=mail&token=evil", true, ""))
+            .unwrap();
         assert_eq!(t.url("T", "/home"), "https://partner.example/members?x=1&utm=mail&token=T&redirect=%2Fhome");
     }
 

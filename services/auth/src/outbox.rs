@@ -28,12 +28,11 @@ pub async fn put(db: &Db, m: &Message<'_>) -> Result<(), sqlx::Error> {
 
 /// Newest first.
 pub async fn list(db: &Db, limit: u32) -> Result<Vec<OutboxMessage>, sqlx::Error> {
-    let rows = sqlx::query(
-        "SELECT channel, recipient, subject, body, link, sent_at_ms FROM outbox ORDER BY sent_at_ms DESC, id DESC LIMIT $1",
-    )
-    .bind(i64::from(limit))
-    .fetch_all(&db.pool)
-    .await?;
+    let rows =
+        sqlx::query("SELECT channel, recipient, subject, body, link, sent_at_ms FROM outbox ORDER BY sent_at_ms DESC, id DESC LIMIT $1")
+            .bind(i64::from(limit))
+            .fetch_all(&db.pool)
+            .await?;
     Ok(rows
         .into_iter()
         .map(|r| {

@@ -86,7 +86,11 @@ impl Inner {
         }
         let view = listed.staff_views.iter().find(|v| v.id == id).ok_or(AuthError::NotFound("No such session"))?;
         if self.end_session(id).await? {
-            let staff_id = sqlx::query("SELECT staff_id FROM sessions WHERE id = $1").bind(id).fetch_one(&self.db.pool).await?.get::<String, _>("staff_id");
+            let staff_id = sqlx::query("SELECT staff_id FROM sessions WHERE id = $1")
+                .bind(id)
+                .fetch_one(&self.db.pool)
+                .await?
+                .get::<String, _>("staff_id");
             self.log_access_token(&c.profile_id, &staff_id, &view.staff_name, "stop", crate::MEMBER_ENDED_VIEW, id, 0).await?;
         }
         Ok(())
@@ -111,7 +115,8 @@ impl Inner {
     /// The member's address, phone and first name, from the profile service.
     async fn contact(&self, pid: &str) -> Result<(String, String, String), AuthError> {
         let summary = self.profiles.clone().get_summary(profile_pb::GetSummaryRequest { profile_id: pid.to_string() }).await?.into_inner();
-        let found = self.profiles.clone().find_by_email(profile_pb::FindByEmailRequest { email: summary.email.clone() }).await?.into_inner();
+        let found =
+            self.profiles.clone().find_by_email(profile_pb::FindByEmailRequest { email: summary.email.clone() }).await?.into_inner();
         Ok((summary.email, found.phone, summary.first_name))
     }
 
@@ -130,7 +135,9 @@ impl Inner {
             "{}\n\nYour code to confirm deleting your account is {code}. It works once and expires in {minutes} minutes. It cannot be used to sign in.\n\nIf you didn't ask to delete your account, don't share this code with anyone, and sign out your other devices under My Details.",
             Self::greeting(&first_name)
         );
-        self.delivery.email(&crate::delivery::Outgoing { to: &email, subject: "Your account deletion code", text: &text, link: "" }).await?;
+        self.delivery
+            .email(&crate::delivery::Outgoing { to: &email, subject: "Your account deletion code", text: &text, link: "" })
+            .await?;
         Ok(mask(&email))
     }
 
@@ -167,31 +174,34 @@ impl Inner {
     pub(crate) async fn export(&self, c: &Caller) -> Result<pb::MemberExport, AuthError> {
         let sessions = sessions::all(&self.db, &c.profile_id, c.token_id.as_deref()).await?;
         let staff_access_log = self.access_log(&c.profile_id, None).await?;
-        let sign_in_activity = sqlx::query("SELECT kind, location, event_data, custom_fields, at FROM sign_in_activity WHERE profile_id = $1 ORDER BY at, id")
-            .bind(&c.profile_id)
-            .fetch_all(&self.db.pool)
-            .await?
-            .into_iter()
-            .map(|r| pb::SignInActivity {
-                kind: r.get("kind"),
-                location: r.get("location"),
-                event_data_json: r.get("event_data"),
-                custom_fields_json: r.get("custom_fields"),
-                at: r.get("at"),
-            })
-            .collect();
-        let email_changes = sqlx::query("SELECT old_email, new_email, changed_at, undone_at FROM email_changes WHERE profile_id = $1 ORDER BY changed_at, id")
-            .bind(&c.profile_id)
-            .fetch_all(&self.db.pool)
-            .await?
-            .into_iter()
-            .map(|r| pb::EmailChange {
-                old_email: r.get("old_email"),
-                new_email: r.get("new_email"),
-                changed_at: r.get("changed_at"),
-                undone_at: r.get::<Option<i64>, _>("undone_at").unwrap_or(0),
-            })
-            .collect();
+        let sign_in_activity =
+            sqlx::query("SELECT kind, location, event_data, custom_fields, at FROM sign_in_activity WHERE profile_id = $1 ORDER BY at, id")
+                .bind(&c.profile_id)
+                .fetch_all(&self.db.pool)
+                .await?
+                .into_iter()
+                .map(|r| pb::SignInActivity {
+                    kind: r.get("kind"),
+                    location: r.get("location"),
+                    event_data_json: r.get("event_data"),
+                    custom_fields_json: r.get("custom_fields"),
+                    at: r.get("at"),
+                })
+                .collect();
+        let email_changes = sqlx::query(
+            "SELECT old_email, new_email, changed_at, undone_at FROM email_changes WHERE profile_id = $1 ORDER BY changed_at, id",
+        )
+        .bind(&c.profile_id)
+        .fetch_all(&self.db.pool)
+        .await?
+        .into_iter()
+        .map(|r| pb::EmailChange {
+            old_email: r.get("old_email"),
+            new_email: r.get("new_email"),
+            changed_at: r.get("changed_at"),
+            undone_at: r.get::<Option<i64>, _>("undone_at").unwrap_or(0),
+        })
+        .collect();
         Ok(pb::MemberExport { sessions, staff_access_log, sign_in_activity, email_changes })
     }
 

@@ -41,7 +41,9 @@ const COLS: &str = "id, signed_in_at, last_seen_at, expires_at, browser, os, dev
 /// Whether a session is live, and if not, why.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum State {
-    Live { expires_at: i64 },
+    Live {
+        expires_at: i64,
+    },
     /// Signed out, revoked, or never recorded.
     Ended,
     Expired,
@@ -106,13 +108,15 @@ pub async fn record(db: &Db, geo: &GeoIp, s: &NewSession<'_>, origin: &Origin) -
 /// Whether session `id` is live at `now`; a live one is marked as seen now. `idle_secs`: the
 /// longest a session may go unused.
 pub async fn check(db: &Db, id: &str, now: i64, idle_secs: i64) -> Result<State, sqlx::Error> {
-    let seen = sqlx::query("UPDATE sessions SET last_seen_at = $2 WHERE id = $1 AND revoked_at IS NULL AND expires_at > $2 AND last_seen_at >= $3")
-        .bind(id)
-        .bind(now)
-        .bind(now - idle_secs)
-        .execute(&db.pool)
-        .await?
-        .rows_affected();
+    let seen = sqlx::query(
+        "UPDATE sessions SET last_seen_at = $2 WHERE id = $1 AND revoked_at IS NULL AND expires_at > $2 AND last_seen_at >= $3",
+    )
+    .bind(id)
+    .bind(now)
+    .bind(now - idle_secs)
+    .execute(&db.pool)
+    .await?
+    .rows_affected();
     let row = sqlx::query("SELECT expires_at, revoked_at FROM sessions WHERE id = $1").bind(id).fetch_optional(&db.pool).await?;
     let Some(row) = row else { return Ok(State::Ended) };
     let (expires_at, revoked) = (row.get::<i64, _>("expires_at"), row.get::<Option<i64>, _>("revoked_at").is_some());
@@ -178,16 +182,23 @@ pub async fn views(db: &Db, pid: &str, now: i64, idle_secs: i64) -> Result<Vec<p
 
 /// Every record kept for the member, revoked and expired ones too (the data export).
 pub async fn all(db: &Db, pid: &str, current: Option<&str>) -> Result<Vec<pb::Session>, sqlx::Error> {
-    let rows = sqlx::query(&format!("SELECT {COLS} FROM sessions WHERE profile_id = $1 AND staff_id = '' ORDER BY signed_in_at DESC, recorded_at_ms DESC, id DESC"))
-        .bind(pid)
-        .fetch_all(&db.pool)
-        .await?;
+    let rows = sqlx::query(&format!(
+        "SELECT {COLS} FROM sessions WHERE profile_id = $1 AND staff_id = '' ORDER BY signed_in_at DESC, recorded_at_ms DESC, id DESC"
+    ))
+    .bind(pid)
+    .fetch_all(&db.pool)
+    .await?;
     Ok(rows.iter().map(|r| row(r, current)).collect())
 }
 
 /// Records that a session is over; true if this call ended it (of two racing, one does).
 pub async fn mark_revoked(db: &Db, id: &str, now: i64) -> Result<bool, sqlx::Error> {
-    let n = sqlx::query("UPDATE sessions SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL").bind(id).bind(now).execute(&db.pool).await?.rows_affected();
+    let n = sqlx::query("UPDATE sessions SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL")
+        .bind(id)
+        .bind(now)
+        .execute(&db.pool)
+        .await?
+        .rows_affected();
     Ok(n == 1)
 }
 

@@ -195,7 +195,13 @@ pub struct ServerLimits {
 
 impl Default for ServerLimits {
     fn default() -> Self {
-        ServerLimits { header_read_timeout_ms: 10_000, idle_timeout_ms: 60_000, body_timeout_ms: 30_000, max_connections: 0, max_connections_per_ip: 256 }
+        ServerLimits {
+            header_read_timeout_ms: 10_000,
+            idle_timeout_ms: 60_000,
+            body_timeout_ms: 30_000,
+            max_connections: 0,
+            max_connections_per_ip: 256,
+        }
     }
 }
 
@@ -278,9 +284,7 @@ impl Settings {
     }
 
     pub fn manifest_path(&self) -> PathBuf {
-        self.mfe_manifest
-            .clone()
-            .unwrap_or_else(|| self.static_dir.join("mfe-manifest.json"))
+        self.mfe_manifest.clone().unwrap_or_else(|| self.static_dir.join("mfe-manifest.json"))
     }
 
     /// The URL of a service, or an error naming the missing setting.
@@ -293,9 +297,7 @@ impl Settings {
             "refdata" => &self.services.refdata,
             _ => &None,
         };
-        v.clone().ok_or_else(|| {
-            anyhow::anyhow!("missing setting PORTAL_SERVICES__{}: the {name} service's gRPC URL", name.to_uppercase())
-        })
+        v.clone().ok_or_else(|| anyhow::anyhow!("missing setting PORTAL_SERVICES__{}: the {name} service's gRPC URL", name.to_uppercase()))
     }
 }
 

@@ -35,9 +35,8 @@ impl Db {
                     schema.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'),
                     "schema name {schema:?} may only hold letters, digits and _"
                 );
-                let mut conn = sqlx::AnyConnection::connect(&url)
-                    .await
-                    .with_context(|| format!("{service}: connecting to DATABASE_URL"))?;
+                let mut conn =
+                    sqlx::AnyConnection::connect(&url).await.with_context(|| format!("{service}: connecting to DATABASE_URL"))?;
                 conn.execute(format!("CREATE SCHEMA IF NOT EXISTS {schema}").as_str()).await?;
                 conn.close().await?;
                 let set_path = format!("SET search_path TO {schema}");
@@ -69,8 +68,7 @@ impl Db {
                     .acquire_timeout(Duration::from_secs(5))
                     .after_connect(|conn, _| {
                         Box::pin(async move {
-                            conn.execute("PRAGMA journal_mode=WAL; PRAGMA busy_timeout=5000; PRAGMA foreign_keys=ON;")
-                                .await?;
+                            conn.execute("PRAGMA journal_mode=WAL; PRAGMA busy_timeout=5000; PRAGMA foreign_keys=ON;").await?;
                             Ok(())
                         })
                     })
@@ -80,10 +78,7 @@ impl Db {
                 Db { pool, backend: Backend::Sqlite }
             }
         };
-        migrator
-            .run(&db.pool)
-            .await
-            .with_context(|| format!("{service}: running migrations"))?;
+        migrator.run(&db.pool).await.with_context(|| format!("{service}: running migrations"))?;
         crate::metrics::register_pool(service, &db.pool);
         Ok(db)
     }

@@ -65,7 +65,8 @@ mod tests {
 
     #[test]
     fn field_errors_are_bounded() {
-        let many: BTreeMap<String, String> = (0..2000).map(|i| (format!("{i:04}{}", "k".repeat(300)), "Unknown messaging preference".to_string())).collect();
+        let many: BTreeMap<String, String> =
+            (0..2000).map(|i| (format!("{i:04}{}", "k".repeat(300)), "Unknown messaging preference".to_string())).collect();
         let s = invalid_fields("Please check the highlighted fields", &many);
         assert_eq!(s.message(), "Please check the highlighted fields (2000 problems: the first 50 are listed)");
         let back = field_errors(&s);

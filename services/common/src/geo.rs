@@ -97,8 +97,9 @@ impl GeoIp {
         self.find(ip, |found| {
             let text = |path: &[maxminddb::PathElement<'_>]| text_at(found, path);
             let city = city_at(found);
-            let country = text(&maxminddb::path!["country", "names", "en"])
-                .or_else(|| text(&maxminddb::path!["country_code"]).map(|c| crate::countries::find_country(&c).map(|k| k.name.to_string()).unwrap_or(c)));
+            let country = text(&maxminddb::path!["country", "names", "en"]).or_else(|| {
+                text(&maxminddb::path!["country_code"]).map(|c| crate::countries::find_country(&c).map(|k| k.name.to_string()).unwrap_or(c))
+            });
             match (city, country) {
                 (Some(c), Some(k)) => Some(format!("{c}, {k}")),
                 (None, Some(k)) => Some(k),

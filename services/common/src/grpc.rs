@@ -99,12 +99,12 @@ pub const CALL_DEADLINE: Duration = Duration::from_secs(10);
 pub fn channel(url: &str) -> anyhow::Result<Channel> {
     if let Some(name) = url.strip_prefix(IN_PROCESS) {
         let name = name.to_string();
-        let inner = tonic::transport::Endpoint::from_static("http://localhost")
-            .timeout(CALL_DEADLINE)
-            .connect_with_connector_lazy(tower::service_fn(move |_: http::Uri| {
+        let inner = tonic::transport::Endpoint::from_static("http://localhost").timeout(CALL_DEADLINE).connect_with_connector_lazy(
+            tower::service_fn(move |_: http::Uri| {
                 let pipe = in_process::connect(&name);
                 async move { Ok::<_, std::io::Error>(hyper_util::rt::TokioIo::new(pipe?)) }
-            }));
+            }),
+        );
         return Ok(Channel { inner });
     }
     let inner = match url.strip_prefix("unix:") {

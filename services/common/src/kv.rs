@@ -357,25 +357,19 @@ impl KvBackend for RedisKv {
     }
     async fn incr(&self, key: &str, ttl: Duration) -> anyhow::Result<i64> {
         let mut c = self.conn.clone();
-        let r: Result<(i64, i64), _> = redis::pipe()
-            .atomic()
-            .cmd("INCR")
-            .arg(key)
-            .cmd("PEXPIRE")
-            .arg(key)
-            .arg(ttl_ms(ttl))
-            .arg("NX")
-            .query_async(&mut c)
-            .await;
+        let r: Result<(i64, i64), _> =
+            redis::pipe().atomic().cmd("INCR").arg(key).cmd("PEXPIRE").arg(key).arg(ttl_ms(ttl)).arg("NX").query_async(&mut c).await;
         self.note(r.is_err());
         Ok(r?.0)
     }
     async fn entries(&self, prefix: &str) -> anyhow::Result<Vec<(String, Vec<u8>)>> {
-        let pattern: String = prefix.chars().flat_map(|c| if "*?[]\\".contains(c) { vec!['\\', c] } else { vec![c] }).chain(['*']).collect();
+        let pattern: String =
+            prefix.chars().flat_map(|c| if "*?[]\\".contains(c) { vec!['\\', c] } else { vec![c] }).chain(['*']).collect();
         let mut cursor = 0u64;
         let mut keys: Vec<String> = Vec::new();
         loop {
-            let (next, batch): (u64, Vec<String>) = self.run(redis::cmd("SCAN").arg(cursor).arg("MATCH").arg(&pattern).arg("COUNT").arg(1000)).await?;
+            let (next, batch): (u64, Vec<String>) =
+                self.run(redis::cmd("SCAN").arg(cursor).arg("MATCH").arg(&pattern).arg("COUNT").arg(1000)).await?;
             keys.extend(batch);
             if next == 0 {
                 break;

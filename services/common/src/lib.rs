@@ -3,8 +3,8 @@
 //! Redis). Each service owns its data; this crate only provides the plumbing.
 pub mod config;
 pub mod countries;
-pub mod email;
 pub mod db;
+pub mod email;
 pub mod error;
 pub mod geo;
 pub mod grpc;
@@ -24,10 +24,7 @@ pub fn rfc3339(t: i64) -> String {
 
 /// Current time as unix seconds.
 pub fn now_unix() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs() as i64)
-        .unwrap_or(0)
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs() as i64).unwrap_or(0)
 }
 
 /// Whether `key` can be an `Idempotency-Key`: 1 to 255 printable ASCII characters. The gateway

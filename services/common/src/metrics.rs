@@ -88,10 +88,8 @@ pub async fn serve(host: &str, port: u16) -> anyhow::Result<std::net::SocketAddr
     let listener = tokio::net::TcpListener::bind((host, port)).await?;
     SERVING.store(true, std::sync::atomic::Ordering::Relaxed);
     let addr = listener.local_addr()?;
-    let app = axum::Router::new().route(
-        "/metrics",
-        get(|| async { ([(http::header::CONTENT_TYPE, "text/plain; version=0.0.4")], render()) }),
-    );
+    let app =
+        axum::Router::new().route("/metrics", get(|| async { ([(http::header::CONTENT_TYPE, "text/plain; version=0.0.4")], render()) }));
     tokio::spawn(async move {
         if let Err(e) = axum::serve(listener, app).await {
             tracing::error!(error = %e, "metrics listener stopped");

@@ -103,15 +103,8 @@ pub fn traces_enabled() -> bool {
 }
 
 /// The crates whose spans are traced.
-const PORTAL_TARGETS: &[&str] = &[
-    "portal_common",
-    "portal_gateway",
-    "portal_auth",
-    "portal_profile",
-    "portal_connections",
-    "portal_qff",
-    "portal_refdata",
-];
+const PORTAL_TARGETS: &[&str] =
+    &["portal_common", "portal_gateway", "portal_auth", "portal_profile", "portal_connections", "portal_qff", "portal_refdata"];
 
 /// Sends the spans still buffered; call before the process exits.
 pub fn shutdown() {

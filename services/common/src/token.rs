@@ -218,7 +218,18 @@ mod tests {
     use super::*;
 
     fn claims(typ: &str, exp: i64) -> Claims {
-        Claims { pid: "prf_1".into(), exp, iat: 0, auth_time: 0, jti: "j1".into(), typ: typ.into(), staff: false, tenant: "demo".into(), redirect: None, act: None }
+        Claims {
+            pid: "prf_1".into(),
+            exp,
+            iat: 0,
+            auth_time: 0,
+            jti: "j1".into(),
+            typ: typ.into(),
+            staff: false,
+            tenant: "demo".into(),
+            redirect: None,
+            act: None,
+        }
     }
 
     fn b64(s: &str) -> String {

@@ -17,7 +17,8 @@ fn unique(prefix: &str) -> String {
 
 /// Settings for one backend: `external` uses PostgreSQL and Redis from the environment.
 fn settings(external: bool, dir: &std::path::Path) -> Option<Settings> {
-    let mut s = Settings { data_dir: dir.to_path_buf(), kv_prefix: unique("t_") + ":", schema_prefix: unique("t") + "_", ..Settings::default() };
+    let mut s =
+        Settings { data_dir: dir.to_path_buf(), kv_prefix: unique("t_") + ":", schema_prefix: unique("t") + "_", ..Settings::default() };
     if external {
         let (Ok(db), Ok(redis)) = (std::env::var("DATABASE_URL"), std::env::var("REDIS_URL")) else {
             eprintln!("skipped: DATABASE_URL and REDIS_URL are not both set");
@@ -104,10 +105,12 @@ async fn kv_contract(external: bool) {
     // take: of 50 concurrent takers exactly one gets the value.
     kv.set("ticket", b"t", Some(Duration::from_secs(10))).await.unwrap();
     let kv = Arc::new(kv);
-    let takers: Vec<_> = (0..50).map(|_| {
-        let kv = kv.clone();
-        tokio::spawn(async move { kv.take("ticket").await.unwrap() })
-    }).collect();
+    let takers: Vec<_> = (0..50)
+        .map(|_| {
+            let kv = kv.clone();
+            tokio::spawn(async move { kv.take("ticket").await.unwrap() })
+        })
+        .collect();
     let mut got = 0;
     for t in takers {
         if t.await.unwrap().is_some() {
@@ -143,14 +146,18 @@ async fn kv_on_redis() {
     kv_contract(true).await;
 }
 
-
 /// Redis going away makes each call fail quickly with `KvError` (never a hang); when it comes
 /// back the store reconnects by itself, before any caller asks.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn kv_on_a_redis_that_goes_away_fails_fast_and_reconnects_by_itself() {
     let Some(mut redis) = PrivateRedis::start() else { return };
     let dir = tempfile::tempdir().unwrap();
-    let s = Settings { data_dir: dir.path().to_path_buf(), kv_prefix: unique("t_") + ":", redis_url: Some(SecretString::from(redis.url())), ..Settings::default() };
+    let s = Settings {
+        data_dir: dir.path().to_path_buf(),
+        kv_prefix: unique("t_") + ":",
+        redis_url: Some(SecretString::from(redis.url())),
+        ..Settings::default()
+    };
     let kv = Kv::connect(&s).await.unwrap();
     kv.set("k", b"v", None).await.unwrap();
 

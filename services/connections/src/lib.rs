@@ -10,13 +10,16 @@ mod store;
 
 use portal_common::config::Settings;
 use portal_common::db::Db;
+use portal_common::grpc::Channel;
 use portal_common::grpc::GrpcApp;
 use portal_common::identity::Caller;
-use portal_proto::connections::v1::{self as pb, connections_service_server::{ConnectionsService, ConnectionsServiceServer}};
+use portal_proto::connections::v1::{
+    self as pb,
+    connections_service_server::{ConnectionsService, ConnectionsServiceServer},
+};
 use portal_proto::refdata::v1::{refdata_service_client::RefdataServiceClient, GetConfigRequest};
 use serde::Deserialize;
 use std::collections::BTreeMap;
-use portal_common::grpc::Channel;
 use tonic::{Code, Request, Response, Status};
 
 pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
@@ -150,10 +153,9 @@ impl ConnectionsService for Connections {
         let c = caller(&req)?;
         let r = req.into_inner();
         let defs = self.definitions().await?;
-        let def = defs
-            .iter()
-            .find(|d| d.id == r.definition_id.trim())
-            .ok_or_else(|| fields(Code::InvalidArgument, "Please check the highlighted fields", "definition_id", "Unknown kind of connection"))?;
+        let def = defs.iter().find(|d| d.id == r.definition_id.trim()).ok_or_else(|| {
+            fields(Code::InvalidArgument, "Please check the highlighted fields", "definition_id", "Unknown kind of connection")
+        })?;
         let name = if r.name.trim().is_empty() { def.name.clone() } else { r.name.trim().chars().take(80).collect() };
         Ok(Response::new(store::create_connection(&self.db, &c.profile_id, &def.id, &def.connector, &name).await?))
     }
@@ -205,7 +207,15 @@ impl ConnectionsService for Connections {
             return Err(fields(Code::InvalidArgument, ERR_CREATING_LIST, "name", "Use 80 characters or fewer"));
         }
         let caps = self.caps().await?;
-        let list = store::create_list(&self.db, &c.profile_id, &r.connection_id, handle, if name.is_empty() { handle } else { name }, caps.max_lists_per_connection).await;
+        let list = store::create_list(
+            &self.db,
+            &c.profile_id,
+            &r.connection_id,
+            handle,
+            if name.is_empty() { handle } else { name },
+            caps.max_lists_per_connection,
+        )
+        .await;
         Ok(Response::new(list.map_err(|s| spec_message(s, ERR_CREATING_LIST))?))
     }
 
@@ -226,9 +236,10 @@ impl ConnectionsService for Connections {
             _ => return Err(fields(Code::InvalidArgument, ERR_CREATING_ITEM, "source", "Use up to 32 lowercase letters, digits, - and _")),
         };
         let caps = self.caps().await?;
-        let (item, created) = store::add_item(&self.db, &c.profile_id, &r.connection_id, &r.list_id, product, variant, source, caps.max_items_per_list)
-            .await
-            .map_err(|s| spec_message(s, ERR_CREATING_ITEM))?;
+        let (item, created) =
+            store::add_item(&self.db, &c.profile_id, &r.connection_id, &r.list_id, product, variant, source, caps.max_items_per_list)
+                .await
+                .map_err(|s| spec_message(s, ERR_CREATING_ITEM))?;
         Ok(Response::new(pb::AddListItemResponse { item: Some(item), created }))
     }
 

@@ -21,7 +21,13 @@ fn not_found(what: &str) -> Status {
 const CONNECTION_COLS: &str = "id, definition_id, connector, name, created_at";
 
 fn connection_row(r: AnyRow) -> pb::Connection {
-    pb::Connection { id: r.get("id"), definition_id: r.get("definition_id"), connector: r.get("connector"), name: r.get("name"), created_at: r.get("created_at") }
+    pb::Connection {
+        id: r.get("id"),
+        definition_id: r.get("definition_id"),
+        connector: r.get("connector"),
+        name: r.get("name"),
+        created_at: r.get("created_at"),
+    }
 }
 
 pub async fn connections(db_: &Db, pid: &str, size: u32) -> Result<Vec<pb::Connection>> {
@@ -141,7 +147,13 @@ pub async fn lists(db_: &Db, pid: &str, connection_id: &str, handle: &str) -> Re
     .map_err(db("listing lists"))?;
     let mut lists: Vec<pb::ProductList> = rows
         .into_iter()
-        .map(|r| pb::ProductList { id: r.get("id"), connection_id: r.get("connection_id"), handle: r.get("handle"), name: r.get("name"), items: vec![] })
+        .map(|r| pb::ProductList {
+            id: r.get("id"),
+            connection_id: r.get("connection_id"),
+            handle: r.get("handle"),
+            name: r.get("name"),
+            items: vec![],
+        })
         .collect();
     let items = sqlx::query(
         "SELECT i.id, i.list_id, i.product_id, i.product_variant_id, i.source, i.created_at FROM list_items i
@@ -185,7 +197,13 @@ pub async fn create_list(db_: &Db, pid: &str, connection_id: &str, handle: &str,
     if held >= max {
         return Err(Status::invalid_argument(format!("This connection already holds {held} lists, the most it can")));
     }
-    let list = pb::ProductList { id: portal_common::new_id("lst_"), connection_id: connection_id.into(), handle: handle.into(), name: name.into(), items: vec![] };
+    let list = pb::ProductList {
+        id: portal_common::new_id("lst_"),
+        connection_id: connection_id.into(),
+        handle: handle.into(),
+        name: name.into(),
+        items: vec![],
+    };
     sqlx::query("INSERT INTO product_lists (id, connection_id, handle, name, created_at) VALUES ($1, $2, $3, $4, $5)")
         .bind(&list.id)
         .bind(connection_id)
@@ -205,7 +223,11 @@ pub async fn create_list(db_: &Db, pid: &str, connection_id: &str, handle: &str,
     Ok(list)
 }
 
-fn item_by_product(list_id: &str, product: &str, variant: &str) -> sqlx::query::Query<'static, sqlx::Any, sqlx::any::AnyArguments<'static>> {
+fn item_by_product(
+    list_id: &str,
+    product: &str,
+    variant: &str,
+) -> sqlx::query::Query<'static, sqlx::Any, sqlx::any::AnyArguments<'static>> {
     sqlx::query(
         "SELECT id, list_id, product_id, product_variant_id, source, created_at FROM list_items
          WHERE list_id = $1 AND product_id = $2 AND product_variant_id = $3",
@@ -218,7 +240,16 @@ fn item_by_product(list_id: &str, product: &str, variant: &str) -> sqlx::query::
 /// Adds a product to a list; a product already there answers the existing item (`false`). A new
 /// one is refused when the list holds `max` already, counted under a lock on the list's row.
 #[allow(clippy::too_many_arguments)]
-pub async fn add_item(db_: &Db, pid: &str, connection_id: &str, list_id: &str, product: &str, variant: &str, source: &str, max: i64) -> Result<(pb::ListItem, bool)> {
+pub async fn add_item(
+    db_: &Db,
+    pid: &str,
+    connection_id: &str,
+    list_id: &str,
+    product: &str,
+    variant: &str,
+    source: &str,
+    max: i64,
+) -> Result<(pb::ListItem, bool)> {
     own_connection(db_, pid, connection_id).await?;
     let ctx = "adding a list item";
     let mut tx = db_.begin().await.map_err(db(ctx))?;

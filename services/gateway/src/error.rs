@@ -114,7 +114,12 @@ impl From<tonic::Status> for ApiError {
             // Its code says what broke on the wire (a reset stream reads as ResourceExhausted,
             // an oversized header as Internal), nothing the member could act on.
             tracing::warn!(code = ?s.code(), message = s.message(), "service call failed on the way");
-            return ApiError { status: StatusCode::SERVICE_UNAVAILABLE, message: UNAVAILABLE.into(), errors: BTreeMap::new(), retry_after: Some(RETRY_AFTER_SECS) };
+            return ApiError {
+                status: StatusCode::SERVICE_UNAVAILABLE,
+                message: UNAVAILABLE.into(),
+                errors: BTreeMap::new(),
+                retry_after: Some(RETRY_AFTER_SECS),
+            };
         }
         let status = http_status(s.code());
         // A service that says how long to wait answered deliberately (e.g. a partner that is
@@ -167,7 +172,10 @@ mod tests {
         let passed_on = tonic::Status::internal("h2 protocol error: frame with invalid size");
         for s in [reset, timeout, passed_on] {
             let e = ApiError::from(s);
-            assert_eq!((e.status, e.message.as_str(), e.retry_after), (StatusCode::SERVICE_UNAVAILABLE, UNAVAILABLE, Some(RETRY_AFTER_SECS)));
+            assert_eq!(
+                (e.status, e.message.as_str(), e.retry_after),
+                (StatusCode::SERVICE_UNAVAILABLE, UNAVAILABLE, Some(RETRY_AFTER_SECS))
+            );
         }
     }
 
@@ -184,7 +192,9 @@ mod tests {
                     let huge = req.uri().path().ends_with("/GetProfile");
                     let mut res = hyper::Response::builder().header("content-type", "application/grpc");
                     res = if huge {
-                        res.header("grpc-status", "3").header("grpc-message", "Please check the highlighted fields").header("grpc-status-details-bin", "A".repeat(200_000))
+                        res.header("grpc-status", "3")
+                            .header("grpc-message", "Please check the highlighted fields")
+                            .header("grpc-status-details-bin", "A".repeat(200_000))
                     } else {
                         res.header("grpc-status", "8").header("grpc-message", "Too many attempts, try again later")
                     };

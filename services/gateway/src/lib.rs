@@ -49,22 +49,21 @@ pub fn router(state: AppState) -> Router {
         .layer(axum::middleware::from_fn_with_state(state.clone(), security::html_headers))
         // JSON answers above 1 KB (the country list is ~400 KB) gzipped for browsers that accept
         // it; the built front end comes precompressed from disk (web::fallback), never here.
-        .layer(CompressionLayer::new().no_br().no_deflate().no_zstd().compress_when(
-            SizeAbove::new(1024).and(NotForContentType::GRPC).and(NotForContentType::IMAGES).and(NotForContentType::SSE),
-        ))
+        .layer(
+            CompressionLayer::new().no_br().no_deflate().no_zstd().compress_when(
+                SizeAbove::new(1024).and(NotForContentType::GRPC).and(NotForContentType::IMAGES).and(NotForContentType::SSE),
+            ),
+        )
         .layer(SetResponseHeaderLayer::overriding(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")))
         .layer(tower::util::option_layer(
             security::hsts(&state.settings.public_url).map(|v| SetResponseHeaderLayer::overriding(header::STRICT_TRANSPORT_SECURITY, v)),
         ))
-        .layer(SetResponseHeaderLayer::overriding(
-            HeaderName::from_static("referrer-policy"),
-            HeaderValue::from_static("no-referrer"),
-        ))
+        .layer(SetResponseHeaderLayer::overriding(HeaderName::from_static("referrer-policy"), HeaderValue::from_static("no-referrer")))
         // The span names the path, never the query string: it can carry a device's position
         // (`/api/geolocation?latitude=`) or a sign-in token, which must not reach the logs.
-        .layer(TraceLayer::new_for_http().make_span_with(|req: &axum::http::Request<_>| {
-            tracing::debug_span!("request", method = %req.method(), path = %req.uri().path())
-        }))
+        .layer(TraceLayer::new_for_http().make_span_with(
+            |req: &axum::http::Request<_>| tracing::debug_span!("request", method = %req.method(), path = %req.uri().path()),
+        ))
         .layer(axum::middleware::from_fn(observe::observe))
         .with_state(state)
 }
@@ -87,7 +86,15 @@ impl Application {
         let addr = listener.local_addr()?;
         let trusted_proxies = Arc::new(extract::parse_proxies(&settings.trusted_proxies)?);
         let static_origin = settings.static_url.as_deref().map(web::StaticOrigin::new).transpose()?.map(Arc::new);
-        let state = AppState { settings: Arc::new(settings), clients: Arc::new(clients), verifier, countries: Arc::default(), html_policy: Arc::default(), static_origin, trusted_proxies };
+        let state = AppState {
+            settings: Arc::new(settings),
+            clients: Arc::new(clients),
+            verifier,
+            countries: Arc::default(),
+            html_policy: Arc::default(),
+            static_origin,
+            trusted_proxies,
+        };
         let limits = server::Limits::from_settings(&state.settings.server);
         tracing::info!(max_connections = limits.max_connections, max_per_ip = limits.max_per_ip, "gateway connection caps");
         let trusted_proxies = state.trusted_proxies.clone();

@@ -40,17 +40,26 @@ pub async fn request_body(State(s): State<AppState>, req: Request, next: Next) -
     let bytes = match tokio::time::timeout(deadline, http_body_util::Limited::new(body, MAX_BODY_BYTES).collect()).await {
         Err(_) => {
             // The rest of a slow body would still be on the connection: close it.
-            let mut res = ApiError::field(StatusCode::REQUEST_TIMEOUT, "The request body took too long to arrive", "body", "Send the whole body at once").into_response();
+            let mut res = ApiError::field(
+                StatusCode::REQUEST_TIMEOUT,
+                "The request body took too long to arrive",
+                "body",
+                "Send the whole body at once",
+            )
+            .into_response();
             res.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
             return res;
         }
         Ok(Err(e)) if e.is::<http_body_util::LengthLimitError>() => {
-            let mut res = ApiError::field(StatusCode::PAYLOAD_TOO_LARGE, "The request body is too large", "body", "At most 2 MiB").into_response();
+            let mut res =
+                ApiError::field(StatusCode::PAYLOAD_TOO_LARGE, "The request body is too large", "body", "At most 2 MiB").into_response();
             res.headers_mut().insert(header::CONNECTION, HeaderValue::from_static("close"));
             return res;
         }
         // The client went away mid-body: nobody reads this answer.
-        Ok(Err(_)) => return ApiError::field(StatusCode::BAD_REQUEST, "The request body could not be read", "body", "Incomplete").into_response(),
+        Ok(Err(_)) => {
+            return ApiError::field(StatusCode::BAD_REQUEST, "The request body could not be read", "body", "Incomplete").into_response()
+        }
         Ok(Ok(collected)) => collected.to_bytes(),
     };
     if is_json(&parts.headers) && json_shape(&bytes) == Shape::TooLarge {

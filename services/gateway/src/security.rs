@@ -102,11 +102,7 @@ impl HtmlPolicy {
 /// Adds the policies to HTML answers.
 pub async fn html_headers(State(s): State<AppState>, req: Request, next: Next) -> Response {
     let mut res = next.run(req).await;
-    let html = res
-        .headers()
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.starts_with("text/html"));
+    let html = res.headers().get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).is_some_and(|v| v.starts_with("text/html"));
     if html {
         let v = s.html_policy.current(&s).await;
         let h = res.headers_mut();

@@ -269,7 +269,13 @@ fn builder(header_read: Duration) -> Builder<TokioExecutor> {
 
 /// Serves `router` on `listener` under `limits` until `shutdown` resolves, then waits for the
 /// open connections to finish their requests.
-pub async fn serve<F>(listener: TcpListener, router: Router, limits: Limits, trusted: Arc<Vec<ipnet::IpNet>>, shutdown: F) -> std::io::Result<()>
+pub async fn serve<F>(
+    listener: TcpListener,
+    router: Router,
+    limits: Limits,
+    trusted: Arc<Vec<ipnet::IpNet>>,
+    shutdown: F,
+) -> std::io::Result<()>
 where
     F: std::future::Future<Output = ()> + Send + 'static,
 {

@@ -1,6 +1,7 @@
 //! Shared state of the gateway: settings, one gRPC client per service, the token verifier.
 use crate::verify::Verifier;
 use portal_common::config::Settings;
+use portal_common::grpc::Channel;
 use portal_proto::auth::v1::auth_service_client::AuthServiceClient;
 use portal_proto::connections::v1::connections_service_client::ConnectionsServiceClient;
 use portal_proto::profile::v1::loyalty_service_client::LoyaltyServiceClient;
@@ -8,7 +9,6 @@ use portal_proto::profile::v1::profile_service_client::ProfileServiceClient;
 use portal_proto::qff::v1::qff_service_client::QffServiceClient;
 use portal_proto::refdata::v1::refdata_service_client::RefdataServiceClient;
 use std::sync::Arc;
-use portal_common::grpc::Channel;
 
 #[derive(Clone)]
 pub struct Clients {

@@ -11,6 +11,7 @@
 //! account is live only while the staff user's own session is. When the KV does not answer the
 //! token is refused as `Unavailable` (503, try again), never let through and never treated as
 //! signed out.
+use portal_common::grpc::Channel;
 use portal_common::kv::Kv;
 use portal_common::token::{live_key, Claims, KeySet, TokenError, TYPE_SESSION};
 use portal_proto::auth::v1::check_session_response::State;
@@ -18,7 +19,6 @@ use portal_proto::auth::v1::{auth_service_client::AuthServiceClient, CheckSessio
 use quick_cache::sync::Cache;
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};
-use portal_common::grpc::Channel;
 
 pub struct Verifier {
     keys: RwLock<KeySet>,

@@ -17,11 +17,9 @@ use tower_http::services::{ServeDir, ServeFile};
 pub async fn manifest(State(s): State<AppState>) -> Response {
     let path = s.settings.manifest_path();
     match tokio::fs::read(&path).await {
-        Ok(bytes) if serde_json::from_slice::<serde_json::Value>(&bytes).is_ok() => (
-            [(header::CONTENT_TYPE, "application/json"), (header::CACHE_CONTROL, "no-cache")],
-            bytes,
-        )
-            .into_response(),
+        Ok(bytes) if serde_json::from_slice::<serde_json::Value>(&bytes).is_ok() => {
+            ([(header::CONTENT_TYPE, "application/json"), (header::CACHE_CONTROL, "no-cache")], bytes).into_response()
+        }
         Ok(_) => {
             tracing::error!(path = %path.display(), "micro-frontend manifest is not valid JSON");
             ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "The micro-frontend manifest is invalid").into_response()
@@ -147,7 +145,8 @@ impl StaticOrigin {
             }
             Err(e) => {
                 tracing::warn!(error = %e, page = name, "the front end's server did not give the page");
-                let mut e = ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "The portal is starting up or being updated; try again in a moment");
+                let mut e =
+                    ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "The portal is starting up or being updated; try again in a moment");
                 e.retry_after = Some(crate::error::RETRY_AFTER_SECS);
                 e.into_response()
             }
@@ -356,9 +355,5 @@ pub async fn web_manifest(State(s): State<AppState>) -> Response {
         "background_color": background,
         "icons": icons,
     });
-    (
-        [(header::CONTENT_TYPE, "application/manifest+json"), (header::CACHE_CONTROL, "no-cache")],
-        manifest.to_string(),
-    )
-        .into_response()
+    ([(header::CONTENT_TYPE, "application/manifest+json"), (header::CACHE_CONTROL, "no-cache")], manifest.to_string()).into_response()
 }

@@ -11,7 +11,10 @@ struct Collector(tokio::sync::mpsc::UnboundedSender<ExportTraceServiceRequest>);
 
 #[tonic::async_trait]
 impl TraceService for Collector {
-    async fn export(&self, req: tonic::Request<ExportTraceServiceRequest>) -> Result<tonic::Response<ExportTraceServiceResponse>, tonic::Status> {
+    async fn export(
+        &self,
+        req: tonic::Request<ExportTraceServiceRequest>,
+    ) -> Result<tonic::Response<ExportTraceServiceResponse>, tonic::Status> {
         let _ = self.0.send(req.into_inner());
         Ok(tonic::Response::new(ExportTraceServiceResponse { partial_success: None }))
     }
@@ -88,7 +91,10 @@ async fn the_portal_exports_one_trace_per_request_over_otlp() {
     let link = url::Url::parse(outbox[0]["link"].as_str().unwrap()).unwrap();
     let link_token = link.query_pairs().find(|(k, _)| k == "token").unwrap().1.to_string();
     let session: serde_json::Value =
-        ok(http.post(format!("{base}/api/auth/exchange")).json(&serde_json::json!({"token": link_token})).send().await.unwrap()).json().await.unwrap();
+        ok(http.post(format!("{base}/api/auth/exchange")).json(&serde_json::json!({"token": link_token})).send().await.unwrap())
+            .json()
+            .await
+            .unwrap();
     ok(http.get(format!("{base}/api/profile")).bearer_auth(session["token"].as_str().unwrap()).send().await.unwrap());
 
     let mut seen: Seen = vec![];

@@ -74,7 +74,14 @@ pub async fn unlink(tx: &mut Transaction<'_, Any>, tenant: &str, pid: &str) -> R
 /// lost). Seeded once; a later start leaves their links alone.
 pub async fn seed_demo(tx: &mut Transaction<'_, Any>, tenant: &str) -> anyhow::Result<()> {
     let now = portal_common::now_unix();
-    for (number, status) in [("LC1001", "active"), ("LC1002", "active"), ("LC1003", "active"), ("LC1004", "active"), ("LC1005", "active"), ("LC1099", "blocked")] {
+    for (number, status) in [
+        ("LC1001", "active"),
+        ("LC1002", "active"),
+        ("LC1003", "active"),
+        ("LC1004", "active"),
+        ("LC1005", "active"),
+        ("LC1099", "blocked"),
+    ] {
         sqlx::query(
             "INSERT INTO loyalty_cards (tenant, number, status, profile_id, issued_at, linked_at) VALUES ($1, $2, $3, '', $4, 0)
              ON CONFLICT (tenant, number) DO NOTHING",

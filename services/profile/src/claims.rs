@@ -18,10 +18,10 @@
 //! (422) and `maxPerDay` filed in any 24 hours (429 with `Retry-After`).
 use crate::error::ProfileError;
 use crate::loyalty::ledger;
-use portal_common::db::is_unique_violation;
 use crate::rules::ProfileRules;
 use crate::validate::Fields;
 use chrono::{NaiveDate, TimeZone};
+use portal_common::db::is_unique_violation;
 use portal_common::db::Db;
 use portal_proto::profile::v1 as pb;
 use sqlx::any::AnyRow;
@@ -161,13 +161,14 @@ pub async fn file(db: &Db, tenant: &str, pid: &str, c: &NewClaim, rules: &Profil
         .bind(&c.receipt_number)
         .fetch_optional(&mut *tx)
         .await?;
-    let on_my_account = sqlx::query("SELECT id FROM store_receipts WHERE tenant = $1 AND store_handle = $2 AND receipt_number = $3 AND profile_id = $4")
-        .bind(tenant)
-        .bind(&c.store)
-        .bind(&c.receipt_number)
-        .bind(pid)
-        .fetch_optional(&mut *tx)
-        .await?;
+    let on_my_account =
+        sqlx::query("SELECT id FROM store_receipts WHERE tenant = $1 AND store_handle = $2 AND receipt_number = $3 AND profile_id = $4")
+            .bind(tenant)
+            .bind(&c.store)
+            .bind(&c.receipt_number)
+            .bind(pid)
+            .fetch_optional(&mut *tx)
+            .await?;
     if on_my_account.is_some() {
         return Err(ProfileError::Conflict("receipt_number", ON_YOUR_ACCOUNT));
     }
@@ -334,7 +335,8 @@ pub async fn list(db: &Db, tenant: &str, pid: &str, rules: &ProfileRules) -> Res
     for (id, date) in pending {
         let mut tx = db.begin().await?;
         if !try_credit(&mut tx, tenant, pid, &id, rules).await? {
-            let expired = NaiveDate::parse_from_str(&date, "%Y-%m-%d").is_ok_and(|d| (today - d).num_days() > rules.claims.window_days + GRACE_DAYS);
+            let expired =
+                NaiveDate::parse_from_str(&date, "%Y-%m-%d").is_ok_and(|d| (today - d).num_days() > rules.claims.window_days + GRACE_DAYS);
             if expired {
                 sqlx::query("UPDATE claims SET status = 'rejected', message = $2, updated_at_ms = $3 WHERE id = $1 AND status = 'pending'")
                     .bind(&id)

@@ -13,7 +13,20 @@ pub async fn seed(db: &Db, tenant: &str) -> anyhow::Result<()> {
     let mut tx = db.begin().await?;
     // (id, email, first, last, tier, phone, birth date, address line 1, city, state, postcode, country)
     for (id, email, first, last, tier, phone, birth, line1, city, state, postcode, country) in [
-        (DEMO_ID, "demo@example.com", "Dana", "Demo", "gold", "+61400000001", "1990-05-14", "1 Swanston St", "Melbourne", "VIC", "3000", "AU"),
+        (
+            DEMO_ID,
+            "demo@example.com",
+            "Dana",
+            "Demo",
+            "gold",
+            "+61400000001",
+            "1990-05-14",
+            "1 Swanston St",
+            "Melbourne",
+            "VIC",
+            "3000",
+            "AU",
+        ),
         (OTHER_ID, "other@example.com", "Oliver", "Other", "silver", "", "", "", "", "", "", ""),
     ] {
         sqlx::query(
@@ -53,23 +66,26 @@ pub async fn seed(db: &Db, tenant: &str) -> anyhow::Result<()> {
         // Imported preferences, with the import recorded in the consent history.
         let imported = [("email", 1i64), ("sms", 0), ("push", 1), ("post", 0), ("offers", 1), ("news", 0), ("events", 0)];
         for (channel, value) in imported {
-            let new = sqlx::query("INSERT INTO comms (profile_id, channel, value, updated_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING")
-                .bind(id)
-                .bind(channel)
-                .bind(value)
-                .bind(now)
-                .execute(&mut *tx)
-                .await?
-                .rows_affected();
-            if new == 1 {
-                sqlx::query("INSERT INTO consent_history (id, profile_id, channel, value, source, at_ms) VALUES ($1, $2, $3, $4, 'import', $5)")
-                    .bind(portal_common::new_id("cns_"))
+            let new =
+                sqlx::query("INSERT INTO comms (profile_id, channel, value, updated_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING")
                     .bind(id)
                     .bind(channel)
                     .bind(value)
-                    .bind((now - 200 * DAY) * 1000)
+                    .bind(now)
                     .execute(&mut *tx)
-                    .await?;
+                    .await?
+                    .rows_affected();
+            if new == 1 {
+                sqlx::query(
+                    "INSERT INTO consent_history (id, profile_id, channel, value, source, at_ms) VALUES ($1, $2, $3, $4, 'import', $5)",
+                )
+                .bind(portal_common::new_id("cns_"))
+                .bind(id)
+                .bind(channel)
+                .bind(value)
+                .bind((now - 200 * DAY) * 1000)
+                .execute(&mut *tx)
+                .await?;
             }
         }
     }
@@ -100,16 +116,65 @@ pub async fn seed(db: &Db, tenant: &str) -> anyhow::Result<()> {
     // (txn id or "", receipt id, store handle, store name, receipt number, when, points, items)
     type Item<'a> = (&'a str, i64, i64, &'a str, &'a str, &'a str);
     let sales: [(&str, &str, &str, &str, &str, i64, i64, &[Item]); 5] = [
-        ("txn_demo_1", "rcp_demo_1", "melbourne-central", "Melbourne Central", "MC01-100200", now - 2 * DAY, 130,
-            &[("Linen shirt", 1, 8990, "prd_linen_shirt", "Linen shirt", "var_linen_shirt_m"), ("Canvas belt", 1, 4000, "prd_canvas_belt", "Canvas belt", "")]),
-        ("txn_demo_2", "rcp_demo_2", "chadstone", "Chadstone", "CH02-200480", now - 9 * DAY, 149,
-            &[("Merino crew knit", 1, 14900, "prd_merino_crew", "Merino crew knit", "var_merino_crew_l")]),
-        ("txn_demo_3", "rcp_demo_3", "online", "Online", "WEB-300917", now - 31 * DAY, 70,
-            &[("Chino shorts", 2, 6995, "prd_chino_shorts", "Chino shorts", "var_chino_shorts_32"), ("Return: Chino shorts", -1, -6995, "prd_chino_shorts", "Chino shorts", "var_chino_shorts_32")]),
-        ("", "rcp_unclaimed_1", "melbourne-central", "Melbourne Central", "MC01-100234", now - DAY, 0,
-            &[("Cotton tee", 1, 2995, "prd_cotton_tee", "Cotton tee", "var_cotton_tee_m"), ("Wool socks", 2, 1500, "prd_wool_socks", "Wool socks", "")]),
-        ("", "rcp_unclaimed_2", "chadstone", "Chadstone", "CH02-200512", now - 3 * DAY, 0,
-            &[("Leather wallet", 1, 12000, "prd_leather_wallet", "Leather wallet", "")]),
+        (
+            "txn_demo_1",
+            "rcp_demo_1",
+            "melbourne-central",
+            "Melbourne Central",
+            "MC01-100200",
+            now - 2 * DAY,
+            130,
+            &[
+                ("Linen shirt", 1, 8990, "prd_linen_shirt", "Linen shirt", "var_linen_shirt_m"),
+                ("Canvas belt", 1, 4000, "prd_canvas_belt", "Canvas belt", ""),
+            ],
+        ),
+        (
+            "txn_demo_2",
+            "rcp_demo_2",
+            "chadstone",
+            "Chadstone",
+            "CH02-200480",
+            now - 9 * DAY,
+            149,
+            &[("Merino crew knit", 1, 14900, "prd_merino_crew", "Merino crew knit", "var_merino_crew_l")],
+        ),
+        (
+            "txn_demo_3",
+            "rcp_demo_3",
+            "online",
+            "Online",
+            "WEB-300917",
+            now - 31 * DAY,
+            70,
+            &[
+                ("Chino shorts", 2, 6995, "prd_chino_shorts", "Chino shorts", "var_chino_shorts_32"),
+                ("Return: Chino shorts", -1, -6995, "prd_chino_shorts", "Chino shorts", "var_chino_shorts_32"),
+            ],
+        ),
+        (
+            "",
+            "rcp_unclaimed_1",
+            "melbourne-central",
+            "Melbourne Central",
+            "MC01-100234",
+            now - DAY,
+            0,
+            &[
+                ("Cotton tee", 1, 2995, "prd_cotton_tee", "Cotton tee", "var_cotton_tee_m"),
+                ("Wool socks", 2, 1500, "prd_wool_socks", "Wool socks", ""),
+            ],
+        ),
+        (
+            "",
+            "rcp_unclaimed_2",
+            "chadstone",
+            "Chadstone",
+            "CH02-200512",
+            now - 3 * DAY,
+            0,
+            &[("Leather wallet", 1, 12000, "prd_leather_wallet", "Leather wallet", "")],
+        ),
     ];
     for (txn, receipt, handle, store, number, at, points, items) in sales {
         let total: i64 = items.iter().map(|(_, q, c, _, _, _)| if *q < 0 { *c } else { q * c }).sum();

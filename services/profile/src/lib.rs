@@ -11,17 +11,20 @@ mod rules;
 mod store;
 mod validate;
 
+use cache::ProfileCache;
 use portal_common::config::Settings;
 use portal_common::db::Db;
+use portal_common::grpc::Channel;
 use portal_common::grpc::GrpcApp;
 use portal_common::identity::Caller;
-use cache::ProfileCache;
 use portal_common::kv::Kv;
-use portal_proto::profile::v1::{self as pb, profile_service_server::{ProfileService, ProfileServiceServer}};
 use portal_proto::connections::v1::{connections_service_client::ConnectionsServiceClient, GetListItemRequest};
+use portal_proto::profile::v1::{
+    self as pb,
+    profile_service_server::{ProfileService, ProfileServiceServer},
+};
 use portal_proto::refdata::v1::{refdata_service_client::RefdataServiceClient, GetConfigRequest, ListLocationsRequest};
 use rules::ProfileRules;
-use portal_common::grpc::Channel;
 use tonic::{Request, Response, Status};
 use validate::{AttributeCheck, Fields};
 
@@ -260,7 +263,10 @@ impl ProfileService for Profiles {
     }
 
     #[tracing::instrument(skip_all)]
-    async fn list_consent_history(&self, req: Request<pb::ListConsentHistoryRequest>) -> Result<Response<pb::ListConsentHistoryResponse>, Status> {
+    async fn list_consent_history(
+        &self,
+        req: Request<pb::ListConsentHistoryRequest>,
+    ) -> Result<Response<pb::ListConsentHistoryResponse>, Status> {
         let c = caller(&req)?;
         Ok(Response::new(pb::ListConsentHistoryResponse { records: store::consent_history(&self.db, &c.profile_id, HISTORY_LIMIT).await? }))
     }
@@ -302,10 +308,16 @@ impl ProfileService for Profiles {
         let c = caller(&req)?;
         let r = req.into_inner();
         if r.product_list_item_id.trim().is_empty() || r.transaction_item_id.trim().is_empty() {
-            return Err(portal_common::error::invalid_fields(INVALID_ARGUMENTS, &[("product_list_item_id".to_string(), "Required".to_string())].into()));
+            return Err(portal_common::error::invalid_fields(
+                INVALID_ARGUMENTS,
+                &[("product_list_item_id".to_string(), "Required".to_string())].into(),
+            ));
         }
         if r.r#type != "link" {
-            return Err(portal_common::error::invalid_fields(ERR_ASSIGNING, &[("type".to_string(), "Only link is supported".to_string())].into()));
+            return Err(portal_common::error::invalid_fields(
+                ERR_ASSIGNING,
+                &[("type".to_string(), "Only link is supported".to_string())].into(),
+            ));
         }
         // The list item must be the caller's own: ask the connections service as the caller.
         let mut ask = Request::new(GetListItemRequest { id: r.product_list_item_id.trim().to_string() });

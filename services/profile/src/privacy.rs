@@ -26,7 +26,13 @@ const DELETES: &[&str] = &[
 ];
 
 pub async fn export(db: &Db, cache: &ProfileCache, pid: &str) -> Result<pb::MemberExport> {
-    let profile = cache.profile(db, pid).await.map_err(|s| if s.code() == tonic::Code::NotFound { ProfileError::NotFound } else { ProfileError::Upstream(s) })?;
+    let profile = cache.profile(db, pid).await.map_err(|s| {
+        if s.code() == tonic::Code::NotFound {
+            ProfileError::NotFound
+        } else {
+            ProfileError::Upstream(s)
+        }
+    })?;
     let consent_history = sqlx::query("SELECT channel, value, source, at_ms FROM consent_history WHERE profile_id = $1 ORDER BY at_ms, id")
         .bind(pid)
         .fetch_all(&db.pool)
@@ -36,13 +42,16 @@ pub async fn export(db: &Db, cache: &ProfileCache, pid: &str) -> Result<pb::Memb
         .collect();
     let all = store::TransactionQuery { page: 1, per_page: u32::MAX, oldest_first: false, include_product: true, include_list_item: true };
     let transactions = store::transactions(db, pid, &all).await?.transactions;
-    let claims = sqlx::query(&format!("SELECT {} FROM claims WHERE profile_id = $1 ORDER BY created_at_ms DESC, id DESC", crate::claims::CLAIM_COLS))
-        .bind(pid)
-        .fetch_all(&db.pool)
-        .await?
-        .iter()
-        .map(crate::claims::claim_row)
-        .collect();
+    let claims = sqlx::query(&format!(
+        "SELECT {} FROM claims WHERE profile_id = $1 ORDER BY created_at_ms DESC, id DESC",
+        crate::claims::CLAIM_COLS
+    ))
+    .bind(pid)
+    .fetch_all(&db.pool)
+    .await?
+    .iter()
+    .map(crate::claims::claim_row)
+    .collect();
     let (points_ledger, rewards, benefits) = crate::loyalty::export(db, pid, portal_common::now_unix()).await?;
     Ok(pb::MemberExport { profile: Some(profile), consent_history, transactions, claims, points_ledger, rewards, benefits })
 }
@@ -69,7 +78,10 @@ pub async fn erase(db: &Db, cache: &ProfileCache, tenant: &str, pid: &str) -> Re
         .await?;
         crate::loyalty::erase(&mut tx, pid, &anonymous).await?;
         // The member's loyalty card is cancelled: it stays the brand's, held by no one.
-        sqlx::query("UPDATE loyalty_cards SET profile_id = '', status = 'cancelled' WHERE profile_id = $1").bind(pid).execute(&mut *tx).await?;
+        sqlx::query("UPDATE loyalty_cards SET profile_id = '', status = 'cancelled' WHERE profile_id = $1")
+            .bind(pid)
+            .execute(&mut *tx)
+            .await?;
         // The store's record of a sale stays taken (nobody else can claim it), by no one.
         sqlx::query("UPDATE store_receipts SET profile_id = $2 WHERE profile_id = $1").bind(pid).bind(&anonymous).execute(&mut *tx).await?;
         for sql in DELETES {

@@ -13,10 +13,10 @@ pub async fn profile(db: &Db, id: &str) -> Result<pb::Profile> {
         "SELECT id, email, first_name, last_name, region_handle, tier_handle, phone, birth_date,
                 address_line1, address_line2, city, state, postcode, country FROM profiles WHERE id = $1",
     )
-        .bind(id)
-        .fetch_optional(&db.pool)
-        .await?
-        .ok_or(ProfileError::NotFound)?;
+    .bind(id)
+    .fetch_optional(&db.pool)
+    .await?
+    .ok_or(ProfileError::NotFound)?;
     let identities = sqlx::query("SELECT handle, identifier FROM identities WHERE profile_id = $1 ORDER BY handle")
         .bind(id)
         .fetch_all(&db.pool)
@@ -24,15 +24,14 @@ pub async fn profile(db: &Db, id: &str) -> Result<pb::Profile> {
         .into_iter()
         .map(|r| pb::Identity { handle: r.get("handle"), identifier: r.get("identifier") })
         .collect();
-    let custom_attributes = sqlx::query(
-        "SELECT namespace, handle, value FROM custom_attributes WHERE profile_id = $1 ORDER BY namespace, handle",
-    )
-    .bind(id)
-    .fetch_all(&db.pool)
-    .await?
-    .into_iter()
-    .map(|r| pb::CustomAttribute { namespace: r.get("namespace"), handle: r.get("handle"), value: r.get("value") })
-    .collect();
+    let custom_attributes =
+        sqlx::query("SELECT namespace, handle, value FROM custom_attributes WHERE profile_id = $1 ORDER BY namespace, handle")
+            .bind(id)
+            .fetch_all(&db.pool)
+            .await?
+            .into_iter()
+            .map(|r| pb::CustomAttribute { namespace: r.get("namespace"), handle: r.get("handle"), value: r.get("value") })
+            .collect();
     let comms = sqlx::query("SELECT channel, value FROM comms WHERE profile_id = $1")
         .bind(id)
         .fetch_all(&db.pool)
@@ -174,7 +173,11 @@ pub async fn set_partner_link(
         return Err(ProfileError::NotFound);
     }
     sqlx::query("DELETE FROM identities WHERE profile_id = $1 AND handle = $2").bind(id).bind(handle).execute(&mut *tx).await?;
-    sqlx::query("DELETE FROM custom_attributes WHERE profile_id = $1 AND namespace = $2").bind(id).bind(namespace).execute(&mut *tx).await?;
+    sqlx::query("DELETE FROM custom_attributes WHERE profile_id = $1 AND namespace = $2")
+        .bind(id)
+        .bind(namespace)
+        .execute(&mut *tx)
+        .await?;
     if !identifier.is_empty() {
         sqlx::query("INSERT INTO identities (profile_id, handle, identifier) VALUES ($1, $2, $3)")
             .bind(id)
@@ -265,16 +268,14 @@ pub async fn update_comms(db: &Db, id: &str, comms: &std::collections::BTreeMap<
 
 /// The member's consent history, newest first.
 pub async fn consent_history(db: &Db, id: &str, limit: i64) -> Result<Vec<pb::ConsentRecord>> {
-    Ok(sqlx::query(
-        "SELECT channel, value, source, at_ms FROM consent_history WHERE profile_id = $1 ORDER BY at_ms DESC, channel LIMIT $2",
-    )
-    .bind(id)
-    .bind(limit)
-    .fetch_all(&db.pool)
-    .await?
-    .iter()
-    .map(consent_record)
-    .collect())
+    Ok(sqlx::query("SELECT channel, value, source, at_ms FROM consent_history WHERE profile_id = $1 ORDER BY at_ms DESC, channel LIMIT $2")
+        .bind(id)
+        .bind(limit)
+        .fetch_all(&db.pool)
+        .await?
+        .iter()
+        .map(consent_record)
+        .collect())
 }
 
 /// A `consent_history` row (channel, value, source, at_ms) as the API gives it.
@@ -310,11 +311,8 @@ pub struct TransactionQuery {
 
 /// One page of the member's transactions, each with its items.
 pub async fn transactions(db: &Db, pid: &str, q: &TransactionQuery) -> Result<pb::ListTransactionsResponse> {
-    let total: i64 = sqlx::query("SELECT COUNT(*) AS n FROM transactions WHERE profile_id = $1")
-        .bind(pid)
-        .fetch_one(&db.pool)
-        .await?
-        .get("n");
+    let total: i64 =
+        sqlx::query("SELECT COUNT(*) AS n FROM transactions WHERE profile_id = $1").bind(pid).fetch_one(&db.pool).await?.get("n");
     let offset = i64::from(q.page - 1) * i64::from(q.per_page);
     let order = if q.oldest_first { "transacted_at ASC, id ASC" } else { "transacted_at DESC, id DESC" };
     let rows = sqlx::query(&format!(
@@ -361,9 +359,11 @@ pub async fn transactions(db: &Db, pid: &str, q: &TransactionQuery) -> Result<pb
                 name: r.get("name"),
                 quantity: r.get("quantity"),
                 amount_cents: r.get("amount_cents"),
-                product: q
-                    .include_product
-                    .then(|| pb::Product { id: r.get("product_id"), name: r.get("product_name"), variant_id: r.get("variant_id") }),
+                product: q.include_product.then(|| pb::Product {
+                    id: r.get("product_id"),
+                    name: r.get("product_name"),
+                    variant_id: r.get("variant_id"),
+                }),
                 list_item: link.filter(|_| q.include_list_item).map(|id| pb::ListItemLink {
                     id,
                     list_id: r.get::<Option<String>, _>("list_id").unwrap_or_default(),
@@ -498,19 +498,24 @@ pub async fn change_email(db: &Db, tenant: &str, id: &str, email: &str, expect: 
     if taken.is_some() {
         return Err(ProfileError::EmailTaken);
     }
-    let updated = sqlx::query("UPDATE profiles SET email = $2, updated_at = $3 WHERE id = $1 AND erased_at IS NULL AND ($4 = '' OR email = $4)")
-        .bind(id)
-        .bind(email)
-        .bind(portal_common::now_unix())
-        .bind(expect.unwrap_or_default())
-        .execute(&mut *tx)
-        .await
-        .map_err(|e| if is_unique_violation(&e) { ProfileError::EmailTaken } else { e.into() })?
-        .rows_affected();
+    let updated =
+        sqlx::query("UPDATE profiles SET email = $2, updated_at = $3 WHERE id = $1 AND erased_at IS NULL AND ($4 = '' OR email = $4)")
+            .bind(id)
+            .bind(email)
+            .bind(portal_common::now_unix())
+            .bind(expect.unwrap_or_default())
+            .execute(&mut *tx)
+            .await
+            .map_err(|e| if is_unique_violation(&e) { ProfileError::EmailTaken } else { e.into() })?
+            .rows_affected();
     if updated == 0 {
         return Err(if expect.is_some() { ProfileError::Refused("The address changed in the meantime") } else { ProfileError::NotFound });
     }
-    sqlx::query("UPDATE identities SET identifier = $2 WHERE profile_id = $1 AND handle = 'email'").bind(id).bind(email).execute(&mut *tx).await?;
+    sqlx::query("UPDATE identities SET identifier = $2 WHERE profile_id = $1 AND handle = 'email'")
+        .bind(id)
+        .bind(email)
+        .execute(&mut *tx)
+        .await?;
     tx.commit().await?;
     Ok(())
 }

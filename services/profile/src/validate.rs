@@ -29,7 +29,8 @@ impl Fields {
 }
 
 /// The answer to a new address sent with the other profile fields.
-pub const EMAIL_CHANGE_NEEDS_CODE: &str = "To change your email address, use Change email: we'll send a code to the new address to confirm it";
+pub const EMAIL_CHANGE_NEEDS_CODE: &str =
+    "To change your email address, use Change email: we'll send a code to the new address to confirm it";
 
 impl Fields {
     /// One problem on one field.
@@ -114,7 +115,9 @@ fn postcode(raw: &str, country: Option<&str>) -> Result<String, &'static str> {
         Some("AU") => digits(4),
         Some("US") => {
             let (five, plus4) = s.split_once('-').unwrap_or((&s, ""));
-            five.len() == 5 && five.chars().all(|c| c.is_ascii_digit()) && (plus4.is_empty() || plus4.len() == 4 && plus4.chars().all(|c| c.is_ascii_digit()))
+            five.len() == 5
+                && five.chars().all(|c| c.is_ascii_digit())
+                && (plus4.is_empty() || plus4.len() == 4 && plus4.chars().all(|c| c.is_ascii_digit()))
         }
         _ => s.len() <= 10 && s.chars().all(|c| c.is_ascii_alphanumeric() || c == ' ' || c == '-'),
     };
@@ -315,7 +318,14 @@ mod tests {
     }
 
     fn addr(line1: &str, city: &str, state: &str, postcode: &str, country: &str) -> pb::Address {
-        pb::Address { line1: line1.into(), line2: String::new(), city: city.into(), state: state.into(), postcode: postcode.into(), country: country.into() }
+        pb::Address {
+            line1: line1.into(),
+            line2: String::new(),
+            city: city.into(),
+            state: state.into(),
+            postcode: postcode.into(),
+            country: country.into(),
+        }
     }
 
     #[test]
@@ -362,7 +372,17 @@ mod tests {
         assert!(f.is_empty());
         assert_eq!(out[0].identifier, "", "empty removes");
         let mut f = Fields::default();
-        identities(&[id("email", "x@example.com"), id("passport", "X1"), id("qff_number", "1900123456"), id("loyalty_card", "A 1!"), id("loyalty_card", "A2")], &rules, &mut f);
+        identities(
+            &[
+                id("email", "x@example.com"),
+                id("passport", "X1"),
+                id("qff_number", "1900123456"),
+                id("loyalty_card", "A 1!"),
+                id("loyalty_card", "A2"),
+            ],
+            &rules,
+            &mut f,
+        );
         assert_eq!(
             f.0.keys().map(String::as_str).collect::<Vec<_>>(),
             ["identities.0.handle", "identities.1.handle", "identities.2.handle", "identities.3.identifier", "identities.4.handle"]
@@ -376,9 +396,12 @@ mod tests {
         let ok = |ns: &str, h: &str, v: &str| {
             let mut f = Fields::default();
             let r = custom_attribute(ns, h, v, &rules, &mut f);
-            (r.map(|c| match c {
-                AttributeCheck::Value(v) | AttributeCheck::Store(v) => v,
-            }), f.0)
+            (
+                r.map(|c| match c {
+                    AttributeCheck::Value(v) | AttributeCheck::Store(v) => v,
+                }),
+                f.0,
+            )
         };
         assert_eq!(ok("locale", "language", "ar").0.as_deref(), Some("ar"));
         assert_eq!(ok("locale", "language", "xx").1["value"], "Choose one of the offered languages");

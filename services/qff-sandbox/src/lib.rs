@@ -128,9 +128,27 @@ fn member(number: &str, first: &str, last: &str, status: &str, tier: &str, point
     let day = |n: i64| (today - chrono::Duration::days(n)).to_string();
     let activity = if status == "active" {
         vec![
-            Activity { id: format!("act_{number}_3"), date: day(4), description: "Flight MEL–SYD".into(), points: 800, category: "flight".into() },
-            Activity { id: format!("act_{number}_2"), date: day(19), description: "Points from Hotel partner".into(), points: 1500, category: "partner".into() },
-            Activity { id: format!("act_{number}_1"), date: day(47), description: "Reward seat SYD–BNE".into(), points: -9000, category: "flight".into() },
+            Activity {
+                id: format!("act_{number}_3"),
+                date: day(4),
+                description: "Flight MEL–SYD".into(),
+                points: 800,
+                category: "flight".into(),
+            },
+            Activity {
+                id: format!("act_{number}_2"),
+                date: day(19),
+                description: "Points from Hotel partner".into(),
+                points: 1500,
+                category: "partner".into(),
+            },
+            Activity {
+                id: format!("act_{number}_1"),
+                date: day(47),
+                description: "Reward seat SYD–BNE".into(),
+                points: -9000,
+                category: "flight".into(),
+            },
         ]
     } else {
         vec![]
@@ -223,11 +241,8 @@ fn error(status: StatusCode, code: &str, message: &str) -> Response {
 /// What a call does before its own work: check the key, then apply a fault meant for it.
 /// `Err` is the answer to give instead; `Ok(Some(kind))` a fault the handler applies itself.
 async fn enter(s: &Sandbox, headers: &HeaderMap, op: &str) -> Result<Option<FaultKind>, Response> {
-    let authorised = headers
-        .get("authorization")
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .is_some_and(|k| k == &*s.key);
+    let authorised =
+        headers.get("authorization").and_then(|v| v.to_str().ok()).and_then(|v| v.strip_prefix("Bearer ")).is_some_and(|k| k == &*s.key);
     if !authorised {
         return Err(error(StatusCode::UNAUTHORIZED, "unauthorized", "Missing or wrong API key"));
     }
@@ -462,9 +477,15 @@ mod tests {
         let verify = |n: &str, l: &str| json!({"membership_number": n, "last_name": l});
         let (st, m) = call(&r, reqwest::Method::POST, "/v1/members/verify", Some(verify("1900123456", " demo "))).await;
         assert_eq!((st, m["first_name"].as_str()), (200, Some("Dana")));
-        assert_eq!(call(&r, reqwest::Method::POST, "/v1/members/verify", Some(verify("1900123456", "Smith"))).await.1["code"], "last_name_mismatch");
+        assert_eq!(
+            call(&r, reqwest::Method::POST, "/v1/members/verify", Some(verify("1900123456", "Smith"))).await.1["code"],
+            "last_name_mismatch"
+        );
         assert_eq!(call(&r, reqwest::Method::POST, "/v1/members/verify", Some(verify("1999999999", "Demo"))).await.0, 404);
-        assert_eq!(call(&r, reqwest::Method::POST, "/v1/members/verify", Some(verify("1900000002", "Closed"))).await.1["code"], "account_closed");
+        assert_eq!(
+            call(&r, reqwest::Method::POST, "/v1/members/verify", Some(verify("1900000002", "Closed"))).await.1["code"],
+            "account_closed"
+        );
         let unauthorised = reqwest::Client::new().get(format!("{}/v1/members/1900123456", r.url)).send().await.unwrap();
         assert_eq!(unauthorised.status().as_u16(), 401);
     }

@@ -57,7 +57,8 @@ fn thousands(n: i64) -> String {
     }
 }
 
-const COLUMNS: &str = "id, profile_id, request, qff_number, points, airline_points, status, message, balance, created_at, settled_at, attempts";
+const COLUMNS: &str =
+    "id, profile_id, request, qff_number, points, airline_points, status, message, balance, created_at, settled_at, attempts";
 
 #[derive(Debug, Clone)]
 struct Stored {
@@ -129,12 +130,13 @@ impl Qff {
     /// The member's newest conversions, at most `limit`.
     pub(crate) async fn conversions(&self, pid: &str, limit: i64) -> Result<Vec<pb::Conversion>, Status> {
         let block = self.redemption().await?.block_size;
-        let rows = sqlx::query(&format!("SELECT {COLUMNS} FROM qff_conversions WHERE profile_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2"))
-            .bind(pid)
-            .bind(limit)
-            .fetch_all(&self.db.pool)
-            .await
-            .map_err(db_error)?;
+        let rows =
+            sqlx::query(&format!("SELECT {COLUMNS} FROM qff_conversions WHERE profile_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2"))
+                .bind(pid)
+                .bind(limit)
+                .fetch_all(&self.db.pool)
+                .await
+                .map_err(db_error)?;
         Ok(rows.iter().map(|r| Stored::from_row(r).to_pb(block, false)).collect())
     }
 
@@ -156,7 +158,11 @@ impl Qff {
         }
         let block = rules.block_size;
         if points <= 0 || points % block != 0 || points / block > MAX_BLOCKS {
-            return Err(field(Code::InvalidArgument, &format!("Convert a whole number of blocks of {} points", thousands(block)), "points"));
+            return Err(field(
+                Code::InvalidArgument,
+                &format!("Convert a whole number of blocks of {} points", thousands(block)),
+                "points",
+            ));
         }
         let link = self.link_of(&c.profile_id).await?.ok_or_else(|| Status::failed_precondition(NOT_LINKED))?;
         let airline_points = points / block * rules.airline_points_per_block;
@@ -259,7 +265,11 @@ impl Qff {
     /// Drops a claimed key whose request changed nothing (refused before any hold): a retry with
     /// the key is judged afresh.
     async fn forget(&self, id: &str) -> Result<(), Status> {
-        sqlx::query("DELETE FROM qff_conversions WHERE id = $1 AND status = 'running'").bind(id).execute(&self.db.pool).await.map_err(db_error)?;
+        sqlx::query("DELETE FROM qff_conversions WHERE id = $1 AND status = 'running'")
+            .bind(id)
+            .execute(&self.db.pool)
+            .await
+            .map_err(db_error)?;
         Ok(())
     }
 
@@ -280,7 +290,8 @@ impl Qff {
     /// reached the conversion is left pending, for the reconciler.
     async fn settle(&self, id: &str, pid: &str, from: &str, outcome: Outcome) -> Result<bool, Status> {
         let confirm = matches!(outcome, Outcome::Completed { .. });
-        let settled = self.loyalty.clone().settle_hold(SettleHoldRequest { profile_id: pid.to_string(), reference: hold_ref(id), confirm }).await;
+        let settled =
+            self.loyalty.clone().settle_hold(SettleHoldRequest { profile_id: pid.to_string(), reference: hold_ref(id), confirm }).await;
         let balance = match settled {
             Ok(s) => Some(s.into_inner().balance),
             // No hold was ever made (its request failed before the ledger had it): nothing to give back.
@@ -333,15 +344,17 @@ impl Qff {
         let mut out = pb::ReconcileResponse::default();
         for c in rows.iter().map(Stored::from_row) {
             // Take it: of two reconcilers reading the same row, one moves `attempts` on.
-            let taken = sqlx::query("UPDATE qff_conversions SET attempts = attempts + 1, updated_at = $4 WHERE id = $1 AND status = $2 AND attempts = $3")
-                .bind(&c.id)
-                .bind(&c.status)
-                .bind(c.attempts)
-                .bind(now)
-                .execute(&self.db.pool)
-                .await
-                .map_err(db_error)?
-                .rows_affected();
+            let taken = sqlx::query(
+                "UPDATE qff_conversions SET attempts = attempts + 1, updated_at = $4 WHERE id = $1 AND status = $2 AND attempts = $3",
+            )
+            .bind(&c.id)
+            .bind(&c.status)
+            .bind(c.attempts)
+            .bind(now)
+            .execute(&self.db.pool)
+            .await
+            .map_err(db_error)?
+            .rows_affected();
             if taken != 1 {
                 continue;
             }
@@ -381,7 +394,10 @@ mod tests {
         assert_eq!(thousands(1000), "1,000");
         assert_eq!(thousands(1234567), "1,234,567");
         assert_eq!(thousands(999), "999");
-        assert_eq!(refused(&PartnerError::Closed), "Qantas Frequent Flyer refused the transfer: the account is closed. Your points were given back.");
+        assert_eq!(
+            refused(&PartnerError::Closed),
+            "Qantas Frequent Flyer refused the transfer: the account is closed. Your points were given back."
+        );
         assert_eq!(refused(&PartnerError::Refused("x".into())), "Qantas Frequent Flyer refused the transfer. Your points were given back.");
     }
 }

@@ -10,16 +10,19 @@ pub mod partner;
 use partner::{Partner, PartnerError};
 use portal_common::config::Settings;
 use portal_common::db::{is_unique_violation, Db};
+use portal_common::grpc::Channel;
 use portal_common::grpc::GrpcApp;
 use portal_common::identity::Caller;
 use portal_proto::profile::v1::{
     loyalty_service_client::LoyaltyServiceClient, profile_service_client::ProfileServiceClient, GetProfileRequest, SetPartnerLinkRequest,
 };
-use portal_proto::qff::v1::{self as pb, qff_service_server::{QffService, QffServiceServer}};
+use portal_proto::qff::v1::{
+    self as pb,
+    qff_service_server::{QffService, QffServiceServer},
+};
 use portal_proto::refdata::v1::{refdata_service_client::RefdataServiceClient, GetConfigRequest};
 use sqlx::Row;
 use std::collections::BTreeMap;
-use portal_common::grpc::Channel;
 use tonic::{Code, Request, Response, Status};
 
 pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
@@ -66,7 +69,9 @@ pub async fn build(settings: &Settings) -> anyhow::Result<GrpcApp> {
         loop {
             tick.tick().await;
             match reconciler.reconcile().await {
-                Ok(r) if r.completed + r.failed > 0 => tracing::info!(completed = r.completed, failed = r.failed, pending = r.pending, "conversions settled"),
+                Ok(r) if r.completed + r.failed > 0 => {
+                    tracing::info!(completed = r.completed, failed = r.failed, pending = r.pending, "conversions settled")
+                }
                 Ok(_) => {}
                 Err(e) => tracing::warn!(error = %e.message(), "conversion reconciler"),
             }
@@ -129,11 +134,7 @@ pub fn redemption_from_config(cfg: &serde_json::Value) -> pb::Redemption {
     let block_size = r["blockSize"].as_i64().filter(|n| *n > 0).unwrap_or(0);
     let per_block = r["airlinePointsPerBlock"].as_i64().filter(|n| *n > 0).unwrap_or(0);
     let on = r["type"].as_str() == Some("points") && block_size > 0 && per_block > 0;
-    pb::Redemption {
-        r#type: if on { "points".into() } else { "off".into() },
-        block_size,
-        airline_points_per_block: per_block,
-    }
+    pb::Redemption { r#type: if on { "points".into() } else { "off".into() }, block_size, airline_points_per_block: per_block }
 }
 
 impl Qff {
@@ -296,7 +297,8 @@ impl QffService for Qff {
             }
             Err(e) => return Err(db_error(e)),
         }
-        let attributes = [("qff_joined_at".to_string(), portal_common::rfc3339(now)), ("qff_last_name".to_string(), m.last_name.clone())].into();
+        let attributes =
+            [("qff_joined_at".to_string(), portal_common::rfc3339(now)), ("qff_last_name".to_string(), m.last_name.clone())].into();
         if let Err(s) = self.set_profile_link(&c.profile_id, &number, attributes).await {
             // Keep the two records in step: without the profile's side, no link.
             let _ = sqlx::query("DELETE FROM qff_links WHERE profile_id = $1").bind(&c.profile_id).execute(&self.db.pool).await;
@@ -374,21 +376,27 @@ impl QffService for Qff {
     #[tracing::instrument(skip_all)]
     async fn export_member(&self, req: Request<pb::ExportMemberRequest>) -> Result<Response<pb::MemberExport>, Status> {
         let c = owner(&req)?;
-        let link = self.link_of(&c.profile_id).await?.map(|l| pb::LinkRecord { qff_number: l.qff_number, last_name: l.last_name, linked_at: l.linked_at });
-        let history = sqlx::query("SELECT qff_number, reason, comment, linked_at, unlinked_at FROM qff_unlinks WHERE profile_id = $1 ORDER BY unlinked_at, id")
-            .bind(&c.profile_id)
-            .fetch_all(&self.db.pool)
-            .await
-            .map_err(db_error)?
-            .into_iter()
-            .map(|r| pb::PastLink {
-                qff_number: r.get("qff_number"),
-                reason: r.get("reason"),
-                comment: r.get("comment"),
-                linked_at: r.get("linked_at"),
-                unlinked_at: r.get("unlinked_at"),
-            })
-            .collect();
+        let link = self.link_of(&c.profile_id).await?.map(|l| pb::LinkRecord {
+            qff_number: l.qff_number,
+            last_name: l.last_name,
+            linked_at: l.linked_at,
+        });
+        let history = sqlx::query(
+            "SELECT qff_number, reason, comment, linked_at, unlinked_at FROM qff_unlinks WHERE profile_id = $1 ORDER BY unlinked_at, id",
+        )
+        .bind(&c.profile_id)
+        .fetch_all(&self.db.pool)
+        .await
+        .map_err(db_error)?
+        .into_iter()
+        .map(|r| pb::PastLink {
+            qff_number: r.get("qff_number"),
+            reason: r.get("reason"),
+            comment: r.get("comment"),
+            linked_at: r.get("linked_at"),
+            unlinked_at: r.get("unlinked_at"),
+        })
+        .collect();
         let conversions = self.conversions(&c.profile_id, i64::MAX).await?;
         Ok(Response::new(pb::MemberExport { link, history, conversions }))
     }
@@ -399,7 +407,11 @@ impl QffService for Qff {
     async fn erase_member(&self, req: Request<pb::EraseMemberRequest>) -> Result<Response<pb::EraseMemberResponse>, Status> {
         let c = owner(&req)?;
         let mut tx = self.db.begin().await.map_err(db_error)?;
-        for sql in ["DELETE FROM qff_links WHERE profile_id = $1", "DELETE FROM qff_unlinks WHERE profile_id = $1", "DELETE FROM qff_conversions WHERE profile_id = $1"] {
+        for sql in [
+            "DELETE FROM qff_links WHERE profile_id = $1",
+            "DELETE FROM qff_unlinks WHERE profile_id = $1",
+            "DELETE FROM qff_conversions WHERE profile_id = $1",
+        ] {
             sqlx::query(sql).bind(&c.profile_id).execute(&mut *tx).await.map_err(db_error)?;
         }
         tx.commit().await.map_err(db_error)?;

@@ -138,7 +138,12 @@ impl Partner {
     }
 
     /// One HTTP call through the breaker; the answer's JSON, or what went wrong.
-    async fn once<T: serde::de::DeserializeOwned>(&self, method: reqwest::Method, path: &str, body: Option<&serde_json::Value>) -> Result<T, PartnerError> {
+    async fn once<T: serde::de::DeserializeOwned>(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        body: Option<&serde_json::Value>,
+    ) -> Result<T, PartnerError> {
         let call = async {
             let mut req = self.http.request(method.clone(), format!("{}{path}", self.base)).bearer_auth(self.key.expose_secret());
             if let Some(b) = body {
@@ -155,9 +160,18 @@ impl Partner {
             })?;
             let status = resp.status();
             if status.is_success() {
-                return resp.json::<T>().await.map_err(|e| if e.is_timeout() { PartnerError::Timeout } else { PartnerError::Failed(format!("unreadable answer: {e}")) });
+                return resp.json::<T>().await.map_err(|e| {
+                    if e.is_timeout() {
+                        PartnerError::Timeout
+                    } else {
+                        PartnerError::Failed(format!("unreadable answer: {e}"))
+                    }
+                });
             }
-            if status.is_server_error() || status == reqwest::StatusCode::TOO_MANY_REQUESTS || status == reqwest::StatusCode::REQUEST_TIMEOUT {
+            if status.is_server_error()
+                || status == reqwest::StatusCode::TOO_MANY_REQUESTS
+                || status == reqwest::StatusCode::REQUEST_TIMEOUT
+            {
                 return Err(PartnerError::Failed(format!("HTTP {status}")));
             }
             if status == reqwest::StatusCode::UNAUTHORIZED || status == reqwest::StatusCode::FORBIDDEN {
@@ -183,13 +197,21 @@ impl Partner {
 
     /// A call that is safe to repeat: retried with backoff and jitter when the partner failed
     /// fast (5xx, no connection). A timeout is not retried: the member has waited long enough.
-    async fn idempotent<T: serde::de::DeserializeOwned>(&self, method: reqwest::Method, path: &str, body: Option<&serde_json::Value>) -> Result<T, PartnerError> {
+    async fn idempotent<T: serde::de::DeserializeOwned>(
+        &self,
+        method: reqwest::Method,
+        path: &str,
+        body: Option<&serde_json::Value>,
+    ) -> Result<T, PartnerError> {
         let backoff = ExponentialBuilder::default()
             .with_min_delay(Duration::from_millis(100))
             .with_max_delay(Duration::from_secs(1))
             .with_max_times(self.retries)
             .with_jitter();
-        (|| self.once::<T>(method.clone(), path, body)).retry(backoff).when(|e| matches!(e, PartnerError::Failed(_) | PartnerError::Unreachable)).await
+        (|| self.once::<T>(method.clone(), path, body))
+            .retry(backoff)
+            .when(|e| matches!(e, PartnerError::Failed(_) | PartnerError::Unreachable))
+            .await
     }
 
     /// Checks a member by number and last name.

@@ -5,7 +5,10 @@ pub mod tenant_config;
 use portal_common::config::Settings;
 use portal_common::db::Db;
 use portal_common::grpc::GrpcApp;
-use portal_proto::refdata::v1::{self as pb, refdata_service_server::{RefdataService, RefdataServiceServer}};
+use portal_proto::refdata::v1::{
+    self as pb,
+    refdata_service_server::{RefdataService, RefdataServiceServer},
+};
 use sqlx::Row;
 use std::sync::{Arc, LazyLock};
 use tonic::{Request, Response, Status};
@@ -64,8 +67,8 @@ fn location(r: &sqlx::any::AnyRow) -> pb::Location {
 impl RefdataService for Refdata {
     #[tracing::instrument(skip_all)]
     async fn get_config(&self, _req: Request<pb::GetConfigRequest>) -> Result<Response<pb::GetConfigResponse>, Status> {
-        let cfg = tenant_config::TenantConfig::load(&self.config_path)
-            .map_err(|e| portal_common::error::internal("reading tenant config", e))?;
+        let cfg =
+            tenant_config::TenantConfig::load(&self.config_path).map_err(|e| portal_common::error::internal("reading tenant config", e))?;
         Ok(Response::new(pb::GetConfigResponse { json: cfg.public_json.to_string(), last_updated: cfg.last_updated }))
     }
 
@@ -89,16 +92,16 @@ impl RefdataService for Refdata {
                 credit_url: self.credit.1.clone(),
             }));
         }
-        let cfg = tenant_config::TenantConfig::load(&self.config_path).map_err(|e| portal_common::error::internal("reading tenant config", e))?;
+        let cfg =
+            tenant_config::TenantConfig::load(&self.config_path).map_err(|e| portal_common::error::internal("reading tenant config", e))?;
         let given = &cfg.public_json["general"]["defaultPosition"];
-        let default = given["latitude"]
-            .as_f64()
-            .zip(given["longitude"].as_f64())
-            .filter(|(lat, lng)| lat.abs() <= 90.0 && lng.abs() <= 180.0);
+        let default =
+            given["latitude"].as_f64().zip(given["longitude"].as_f64()).filter(|(lat, lng)| lat.abs() <= 90.0 && lng.abs() <= 180.0);
         let (latitude, longitude) = match default {
             Some(p) => p,
             None => {
-                let first = self.locations().await?.into_iter().next().ok_or_else(|| Status::not_found("No position is known for this address"))?;
+                let first =
+                    self.locations().await?.into_iter().next().ok_or_else(|| Status::not_found("No position is known for this address"))?;
                 (first.latitude, first.longitude)
             }
         };
@@ -180,7 +183,10 @@ async fn note_version(db: &Db, key: &str, digest: &str) -> anyhow::Result<()> {
 
 async fn locations_digest(db: &Db, tenant: &str) -> anyhow::Result<String> {
     use sha2::{Digest, Sha256};
-    let rows = sqlx::query(&format!("SELECT {LOCATION_COLUMNS} FROM locations WHERE tenant = $1 ORDER BY id")).bind(tenant).fetch_all(&db.pool).await?;
+    let rows = sqlx::query(&format!("SELECT {LOCATION_COLUMNS} FROM locations WHERE tenant = $1 ORDER BY id"))
+        .bind(tenant)
+        .fetch_all(&db.pool)
+        .await?;
     let mut h = Sha256::new();
     for r in rows.iter().map(location) {
         let line = format!(
@@ -199,11 +205,71 @@ async fn seed_locations(db: &Db, tenant: &str) -> anyhow::Result<()> {
     let mall = r#"{"mon":[["09:00","17:30"]],"tue":[["09:00","17:30"]],"wed":[["09:00","17:30"]],"thu":[["09:00","21:00"]],"fri":[["09:00","21:00"]],"sat":[["09:00","17:00"]],"sun":[["10:00","17:00"]]}"#;
     let city = r#"{"mon":[["10:00","19:00"]],"tue":[["10:00","19:00"]],"wed":[["10:00","19:00"]],"thu":[["10:00","21:00"]],"fri":[["10:00","21:00"]],"sat":[["10:00","19:00"]],"sun":[["10:00","19:00"]]}"#;
     let stores = [
-        (1i64, "melbourne-central", "Melbourne Central", "MC01", "1001", -37.810_29, 144.962_84, "Melbourne Central, 211 La Trobe Street\nMelbourne VIC 3000", "+61 3 5550 1001", "Australia/Melbourne", city),
-        (2, "chadstone", "Chadstone", "CH02", "1002", -37.886_39, 145.083_13, "Chadstone Shopping Centre, 1341 Dandenong Road\nMalvern East VIC 3148", "+61 3 5550 1002", "Australia/Melbourne", mall),
-        (3, "sydney-pitt-street", "Pitt Street Mall, Sydney", "PS03", "1003", -33.869_82, 151.208_42, "188 Pitt Street\nSydney NSW 2000", "+61 2 5550 1003", "Australia/Sydney", city),
-        (4, "brisbane-queen-street", "Queen Street Mall, Brisbane", "QS04", "1004", -27.469_89, 153.025_71, "171 Queen Street\nBrisbane City QLD 4000", "+61 7 5550 1004", "Australia/Brisbane", mall),
-        (5, "perth-hay-street", "Hay Street Mall, Perth", "HS05", "1005", -31.953_51, 115.858_67, "200 Hay Street\nPerth WA 6000", "+61 8 5550 1005", "Australia/Perth", mall),
+        (
+            1i64,
+            "melbourne-central",
+            "Melbourne Central",
+            "MC01",
+            "1001",
+            -37.810_29,
+            144.962_84,
+            "Melbourne Central, 211 La Trobe Street\nMelbourne VIC 3000",
+            "+61 3 5550 1001",
+            "Australia/Melbourne",
+            city,
+        ),
+        (
+            2,
+            "chadstone",
+            "Chadstone",
+            "CH02",
+            "1002",
+            -37.886_39,
+            145.083_13,
+            "Chadstone Shopping Centre, 1341 Dandenong Road\nMalvern East VIC 3148",
+            "+61 3 5550 1002",
+            "Australia/Melbourne",
+            mall,
+        ),
+        (
+            3,
+            "sydney-pitt-street",
+            "Pitt Street Mall, Sydney",
+            "PS03",
+            "1003",
+            -33.869_82,
+            151.208_42,
+            "188 Pitt Street\nSydney NSW 2000",
+            "+61 2 5550 1003",
+            "Australia/Sydney",
+            city,
+        ),
+        (
+            4,
+            "brisbane-queen-street",
+            "Queen Street Mall, Brisbane",
+            "QS04",
+            "1004",
+            -27.469_89,
+            153.025_71,
+            "171 Queen Street\nBrisbane City QLD 4000",
+            "+61 7 5550 1004",
+            "Australia/Brisbane",
+            mall,
+        ),
+        (
+            5,
+            "perth-hay-street",
+            "Hay Street Mall, Perth",
+            "HS05",
+            "1005",
+            -31.953_51,
+            115.858_67,
+            "200 Hay Street\nPerth WA 6000",
+            "+61 8 5550 1005",
+            "Australia/Perth",
+            mall,
+        ),
     ];
     for (id, handle, name, code, ext, lat, lng, address, phone, zone, hours) in stores {
         sqlx::query(

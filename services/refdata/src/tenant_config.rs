@@ -16,11 +16,7 @@ impl TenantConfig {
         let text = std::fs::read_to_string(path).with_context(|| format!("reading tenant config {}", path.display()))?;
         let mut doc: Value = serde_json::from_str(&text).with_context(|| format!("parsing tenant config {}", path.display()))?;
         anyhow::ensure!(doc.is_object(), "tenant config {} must be a JSON object", path.display());
-        let mtime = std::fs::metadata(path)?
-            .modified()?
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_secs() as i64)
-            .unwrap_or(0);
+        let mtime = std::fs::metadata(path)?.modified()?.duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs() as i64).unwrap_or(0);
         let last_updated = doc.get("lastUpdated").and_then(Value::as_i64).unwrap_or(mtime);
         strip_secrets(&mut doc);
         doc["lastUpdated"] = Value::from(last_updated);
@@ -30,9 +26,7 @@ impl TenantConfig {
 
 fn is_secret_key(key: &str) -> bool {
     let k: String = key.chars().filter(|c| c.is_ascii_alphanumeric()).collect::<String>().to_ascii_lowercase();
-    ["secret", "password", "apikey", "privatekey", "clientsecret", "accesstoken", "credentials"]
-        .iter()
-        .any(|s| k.contains(s))
+    ["secret", "password", "apikey", "privatekey", "clientsecret", "accesstoken", "credentials"].iter().any(|s| k.contains(s))
         || k == "secrets"
 }
 

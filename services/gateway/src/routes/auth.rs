@@ -116,7 +116,11 @@ async fn send_link(s: &AppState, ip: &ClientIp, b: SignInRequest) -> ApiResult<J
 #[utoipa::path(post, path = "/api/auth", tag = "auth", request_body = SignInRequest,
     responses((status = 200, body = Message), (status = 422, description = "Invalid email", body = crate::error::ErrorBody),
         (status = 429, description = "Too many attempts", body = crate::error::ErrorBody)))]
-pub async fn request_link(State(s): State<AppState>, ip: ClientIp, body: Result<Json<SignInRequest>, JsonRejection>) -> ApiResult<Json<Message>> {
+pub async fn request_link(
+    State(s): State<AppState>,
+    ip: ClientIp,
+    body: Result<Json<SignInRequest>, JsonRejection>,
+) -> ApiResult<Json<Message>> {
     let Json(b) = body?;
     send_link(&s, &ip, b).await
 }
@@ -124,7 +128,11 @@ pub async fn request_link(State(s): State<AppState>, ip: ClientIp, body: Result<
 /// The same as `POST /api/auth`: emails a one-time sign-in link.
 #[utoipa::path(post, path = "/api/auth/magicLink", tag = "auth", request_body = SignInRequest,
     responses((status = 200, body = Message), (status = 422, body = crate::error::ErrorBody), (status = 429, body = crate::error::ErrorBody)))]
-pub async fn magic_link(State(s): State<AppState>, ip: ClientIp, body: Result<Json<SignInRequest>, JsonRejection>) -> ApiResult<Json<Message>> {
+pub async fn magic_link(
+    State(s): State<AppState>,
+    ip: ClientIp,
+    body: Result<Json<SignInRequest>, JsonRejection>,
+) -> ApiResult<Json<Message>> {
     let Json(b) = body?;
     send_link(&s, &ip, b).await
 }
@@ -179,7 +187,11 @@ impl From<pb::SessionToken> for Session {
 #[utoipa::path(post, path = "/api/auth/exchange", tag = "auth", request_body = ExchangeRequest,
     responses((status = 200, body = Session), (status = 401, description = "Expired, used or invalid link", body = crate::error::ErrorBody),
         (status = 429, body = crate::error::ErrorBody)))]
-pub async fn exchange(State(s): State<AppState>, ip: SignInClient, body: Result<Json<ExchangeRequest>, JsonRejection>) -> ApiResult<Json<Session>> {
+pub async fn exchange(
+    State(s): State<AppState>,
+    ip: SignInClient,
+    body: Result<Json<ExchangeRequest>, JsonRejection>,
+) -> ApiResult<Json<Session>> {
     let Json(b) = body?;
     if b.token.trim().is_empty() {
         return Err(ApiError::field(StatusCode::UNPROCESSABLE_ENTITY, "A sign-in token is required", "token", "Required"));
@@ -203,7 +215,11 @@ pub struct Availability {
 /// Whether an address can be used to register. It never tells whether the address has an account.
 #[utoipa::path(post, path = "/api/auth/availability", tag = "auth", request_body = AvailabilityRequest,
     responses((status = 200, body = Availability), (status = 422, body = crate::error::ErrorBody), (status = 429, body = crate::error::ErrorBody)))]
-pub async fn availability(State(s): State<AppState>, ip: ClientIp, body: Result<Json<AvailabilityRequest>, JsonRejection>) -> ApiResult<Json<Availability>> {
+pub async fn availability(
+    State(s): State<AppState>,
+    ip: ClientIp,
+    body: Result<Json<AvailabilityRequest>, JsonRejection>,
+) -> ApiResult<Json<Availability>> {
     let Json(b) = body?;
     let r = s.clients.auth.clone().check_availability(ip.request(pb::CheckAvailabilityRequest { email: b.email })).await?.into_inner();
     Ok(Json(Availability { available: r.available }))
@@ -250,7 +266,11 @@ async fn send_code(s: &AppState, ip: &ClientIp, channel: &str, b: CodeRequest) -
 /// Emails a one-time 6-digit code (valid 10 minutes, 5 attempts). Same answer for unknown addresses.
 #[utoipa::path(post, path = "/api/auth/email", tag = "auth", request_body = CodeRequest,
     responses((status = 200, body = Message), (status = 422, body = crate::error::ErrorBody), (status = 429, body = crate::error::ErrorBody)))]
-pub async fn email_code(State(s): State<AppState>, ip: ClientIp, body: Result<Json<CodeRequest>, JsonRejection>) -> ApiResult<Json<Message>> {
+pub async fn email_code(
+    State(s): State<AppState>,
+    ip: ClientIp,
+    body: Result<Json<CodeRequest>, JsonRejection>,
+) -> ApiResult<Json<Message>> {
     let Json(b) = body?;
     send_code(&s, &ip, "email", b).await
 }
@@ -274,7 +294,11 @@ pub struct VerifyRequest {
 #[utoipa::path(post, path = "/api/auth/verify", tag = "auth", request_body = VerifyRequest,
     responses((status = 200, body = Session), (status = 401, body = crate::error::ErrorBody), (status = 422, body = crate::error::ErrorBody),
         (status = 429, body = crate::error::ErrorBody)))]
-pub async fn verify_code(State(s): State<AppState>, ip: SignInClient, body: Result<Json<VerifyRequest>, JsonRejection>) -> ApiResult<Json<Session>> {
+pub async fn verify_code(
+    State(s): State<AppState>,
+    ip: SignInClient,
+    body: Result<Json<VerifyRequest>, JsonRejection>,
+) -> ApiResult<Json<Session>> {
     let Json(b) = body?;
     let r = s.clients.auth.clone().verify_code(ip.request(pb::VerifyCodeRequest { email: b.email, code: b.code })).await?.into_inner();
     Ok(Json(r.into()))
@@ -301,7 +325,11 @@ pub struct RegistrationRequest {
 #[utoipa::path(post, path = "/api/auth/create", tag = "auth", request_body = RegistrationRequest,
     responses((status = 202, body = Message),
         (status = 422, description = "Field errors", body = crate::error::ErrorBody), (status = 429, body = crate::error::ErrorBody)))]
-pub async fn create(State(s): State<AppState>, ip: ClientIp, body: Result<Json<RegistrationRequest>, JsonRejection>) -> ApiResult<(StatusCode, Json<Message>)> {
+pub async fn create(
+    State(s): State<AppState>,
+    ip: ClientIp,
+    body: Result<Json<RegistrationRequest>, JsonRejection>,
+) -> ApiResult<(StatusCode, Json<Message>)> {
     let Json(b) = body?;
     let r = s
         .clients
@@ -342,7 +370,11 @@ pub struct UndoEmailChangeRequest {
 #[utoipa::path(post, path = "/api/auth/email-change/undo", tag = "auth", request_body = UndoEmailChangeRequest,
     responses((status = 200, body = Message), (status = 401, description = "The link has expired or was used", body = crate::error::ErrorBody),
         (status = 429, body = crate::error::ErrorBody)))]
-pub async fn undo_email_change(State(s): State<AppState>, ip: ClientIp, body: Result<Json<UndoEmailChangeRequest>, JsonRejection>) -> ApiResult<Json<Message>> {
+pub async fn undo_email_change(
+    State(s): State<AppState>,
+    ip: ClientIp,
+    body: Result<Json<UndoEmailChangeRequest>, JsonRejection>,
+) -> ApiResult<Json<Message>> {
     let Json(b) = body?;
     let r = s.clients.auth.clone().undo_email_change(ip.request(pb::UndoEmailChangeRequest { token: b.key })).await?.into_inner();
     Ok(Json(Message { message: r.message }))
@@ -372,7 +404,11 @@ pub struct MemberList {
 /// Staff only: finds members by id, email or frequent-flyer number.
 #[utoipa::path(post, path = "/api/auth/searchById", tag = "auth", request_body = SearchRequest, security(("bearer" = [])),
     responses((status = 200, body = MemberList), (status = 401, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody)))]
-pub async fn search_by_id(State(s): State<AppState>, Staff(m): Staff, body: Result<Json<SearchRequest>, JsonRejection>) -> ApiResult<Json<MemberList>> {
+pub async fn search_by_id(
+    State(s): State<AppState>,
+    Staff(m): Staff,
+    body: Result<Json<SearchRequest>, JsonRejection>,
+) -> ApiResult<Json<MemberList>> {
     let Json(b) = body?;
     let r = s.clients.auth.clone().search_members(m.request(pb::SearchMembersRequest { r#type: b.kind, id: b.id })).await?.into_inner();
     let data = r

@@ -42,7 +42,13 @@ pub struct ConnectionBody {
 
 impl From<pb::Connection> for ConnectionBody {
     fn from(c: pb::Connection) -> Self {
-        ConnectionBody { id: c.id, definition: Definition { id: c.definition_id }, connector: c.connector, name: c.name, created_at: iso(c.created_at) }
+        ConnectionBody {
+            id: c.id,
+            definition: Definition { id: c.definition_id },
+            connector: c.connector,
+            name: c.name,
+            created_at: iso(c.created_at),
+        }
     }
 }
 
@@ -125,7 +131,8 @@ pub async fn update(
     body: Result<Json<ConnectionUpdate>, JsonRejection>,
 ) -> ApiResult<Json<ConnectionResponse>> {
     let Json(b) = body?;
-    let c = s.clients.connections.clone().update_connection(m.request(pb::UpdateConnectionRequest { id, name: b.name })).await?.into_inner();
+    let c =
+        s.clients.connections.clone().update_connection(m.request(pb::UpdateConnectionRequest { id, name: b.name })).await?.into_inner();
     Ok(Json(ConnectionResponse { data: c.into() }))
 }
 
@@ -151,7 +158,14 @@ pub struct ListItemBody {
 
 impl From<pb::ListItem> for ListItemBody {
     fn from(i: pb::ListItem) -> Self {
-        ListItemBody { id: i.id, list_id: i.list_id, product_id: i.product_id, product_variant_id: i.product_variant_id, source: i.source, created_at: iso(i.created_at) }
+        ListItemBody {
+            id: i.id,
+            list_id: i.list_id,
+            product_id: i.product_id,
+            product_variant_id: i.product_variant_id,
+            source: i.source,
+            created_at: iso(i.created_at),
+        }
     }
 }
 

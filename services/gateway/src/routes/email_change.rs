@@ -54,7 +54,12 @@ pub struct EmailCodeSent {
         (status = 403, description = "Staff; or the sign-in is older than 15 minutes (`errors.session: reauthenticate`); or changes are locked after an undo", body = crate::error::ErrorBody),
         (status = 422, description = "Not a valid address, or already the caller's (`errors.email`)", body = crate::error::ErrorBody),
         (status = 429, body = crate::error::ErrorBody)))]
-pub async fn start(State(s): State<AppState>, Owner(m): Owner, ip: ClientIp, body: Result<Json<NewEmail>, JsonRejection>) -> ApiResult<(StatusCode, Json<EmailCodeSent>)> {
+pub async fn start(
+    State(s): State<AppState>,
+    Owner(m): Owner,
+    ip: ClientIp,
+    body: Result<Json<NewEmail>, JsonRejection>,
+) -> ApiResult<(StatusCode, Json<EmailCodeSent>)> {
     let Json(b) = body?;
     let mut req = m.request(pb::StartEmailChangeRequest { email: b.email.0 });
     ip.tag(&mut req);
@@ -84,7 +89,12 @@ pub struct EmailChanged {
         (status = 403, description = "Staff; or the sign-in is older than 15 minutes (`errors.session: reauthenticate`)", body = crate::error::ErrorBody),
         (status = 422, description = "Wrong or expired code (`errors.code`); the address was taken meanwhile (`errors.email`)", body = crate::error::ErrorBody),
         (status = 429, description = "Too many attempts; the 6th wrong code locks it", body = crate::error::ErrorBody)))]
-pub async fn confirm(State(s): State<AppState>, Owner(m): Owner, ip: ClientIp, body: Result<Json<EmailCode>, JsonRejection>) -> ApiResult<Json<EmailChanged>> {
+pub async fn confirm(
+    State(s): State<AppState>,
+    Owner(m): Owner,
+    ip: ClientIp,
+    body: Result<Json<EmailCode>, JsonRejection>,
+) -> ApiResult<Json<EmailChanged>> {
     let Json(b) = body?;
     let mut req = m.request(pb::ConfirmEmailChangeRequest { code: b.code });
     ip.tag(&mut req);

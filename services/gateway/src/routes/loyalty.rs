@@ -116,7 +116,14 @@ pub async fn points(State(s): State<AppState>, m: Member, Query(q): Query<Points
     let newest_first = match q.sort.as_deref() {
         None | Some("issued_at") => false,
         Some("-issued_at") => true,
-        Some(_) => return Err(ApiError::field(StatusCode::UNPROCESSABLE_ENTITY, "Please check the highlighted fields", "sort", "Use issued_at or -issued_at")),
+        Some(_) => {
+            return Err(ApiError::field(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "Please check the highlighted fields",
+                "sort",
+                "Use issued_at or -issued_at",
+            ))
+        }
     };
     let req = pb::ListPointsRequest { page: q.page.unwrap_or(1), per_page: q.per_page.unwrap_or(20), newest_first };
     let r = s.clients.loyalty.clone().list_points(m.request(req)).await?.into_inner();
@@ -405,7 +412,12 @@ pub(crate) fn idempotency_key(headers: &HeaderMap) -> ApiResult<String> {
         (status = 403, description = "Staff viewing the account", body = crate::error::ErrorBody),
         (status = 409, description = "Not enough points", body = crate::error::ErrorBody),
         (status = 422, description = "Unknown `catalogue_id`, or the key was used for another request", body = crate::error::ErrorBody)))]
-pub async fn redeem(State(s): State<AppState>, m: Member, headers: HeaderMap, body: Result<Json<RedeemRequest>, JsonRejection>) -> ApiResult<Response> {
+pub async fn redeem(
+    State(s): State<AppState>,
+    m: Member,
+    headers: HeaderMap,
+    body: Result<Json<RedeemRequest>, JsonRejection>,
+) -> ApiResult<Response> {
     let key = idempotency_key(&headers)?;
     let Json(b) = body?;
     let req = pb::RedeemRequest { catalogue_id: b.catalogue_id, idempotency_key: key };

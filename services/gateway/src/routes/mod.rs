@@ -41,7 +41,13 @@ pub fn add_common_responses(doc: &mut utoipa::openapi::OpenApi) {
             .build()
     };
     for (path, item) in doc.paths.paths.iter_mut() {
-        let ops = [("get", &mut item.get), ("put", &mut item.put), ("post", &mut item.post), ("delete", &mut item.delete), ("patch", &mut item.patch)];
+        let ops = [
+            ("get", &mut item.get),
+            ("put", &mut item.put),
+            ("post", &mut item.post),
+            ("delete", &mut item.delete),
+            ("patch", &mut item.patch),
+        ];
         for (method, op) in ops {
             let Some(op) = op else { continue };
             let responses = &mut op.responses.responses;
@@ -52,9 +58,15 @@ pub fn add_common_responses(doc: &mut utoipa::openapi::OpenApi) {
                 responses.entry(status.to_string()).or_insert_with(|| error(description).into());
             };
             if op.request_body.is_some() {
-                add("400", "The body is not JSON, not of this call's shape, or sent without `Content-Type: application/json` (`errors.body`)");
+                add(
+                    "400",
+                    "The body is not JSON, not of this call's shape, or sent without `Content-Type: application/json` (`errors.body`)",
+                );
                 add("408", "The body did not arrive in time (`server.body_timeout_ms` after the headers; `errors.body`)");
-                add("413", "The body is over 2 MiB, or holds more than 256 keys and items in all, or is nested more than 16 deep (`errors.body`)");
+                add(
+                    "413",
+                    "The body is over 2 MiB, or holds more than 256 keys and items in all, or is nested more than 16 deep (`errors.body`)",
+                );
             } else if has(ParameterIn::Query) {
                 add("400", "The query string is malformed (`errors.query`)");
             }
@@ -63,7 +75,10 @@ pub fn add_common_responses(doc: &mut utoipa::openapi::OpenApi) {
                 if method == "get" {
                     add("403", "A staff user's own session on a member's route (staff view an account through impersonation)");
                 } else {
-                    add("403", "Staff viewing a member's account cannot make changes; a staff user's own session cannot use a member's route");
+                    add(
+                        "403",
+                        "Staff viewing a member's account cannot make changes; a staff user's own session cannot use a member's route",
+                    );
                 }
             }
             if has(ParameterIn::Path) {

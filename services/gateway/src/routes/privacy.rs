@@ -92,7 +92,13 @@ pub struct StaffViewBody {
 
 impl From<auth_pb::StaffView> for StaffViewBody {
     fn from(v: auth_pb::StaffView) -> Self {
-        StaffViewBody { id: v.id, staff_name: v.staff_name, started_at: iso(v.started_at), last_seen_at: iso_opt(v.last_seen_at), expires_at: iso(v.expires_at) }
+        StaffViewBody {
+            id: v.id,
+            staff_name: v.staff_name,
+            started_at: iso(v.started_at),
+            last_seen_at: iso_opt(v.last_seen_at),
+            expires_at: iso(v.expires_at),
+        }
     }
 }
 
@@ -111,7 +117,10 @@ pub struct SessionList {
         (status = 403, description = "Staff viewing an account cannot use the privacy centre", body = crate::error::ErrorBody)))]
 pub async fn sessions(State(s): State<AppState>, Owner(m): Owner) -> ApiResult<Json<SessionList>> {
     let r = s.clients.auth.clone().list_sessions(m.request(auth_pb::ListSessionsRequest {})).await?.into_inner();
-    Ok(Json(SessionList { sessions: r.sessions.into_iter().map(Into::into).collect(), staff_views: r.staff_views.into_iter().map(Into::into).collect() }))
+    Ok(Json(SessionList {
+        sessions: r.sessions.into_iter().map(Into::into).collect(),
+        staff_views: r.staff_views.into_iter().map(Into::into).collect(),
+    }))
 }
 
 /// Signs that device out, or ends that staff view: its token is refused from now on. The current
@@ -262,7 +271,10 @@ fn assemble(
         lists: connections
             .connections
             .into_iter()
-            .map(|c| ConnectionLists { connection: c.connection.unwrap_or_default().into(), lists: c.lists.into_iter().map(Into::into).collect() })
+            .map(|c| ConnectionLists {
+                connection: c.connection.unwrap_or_default().into(),
+                lists: c.lists.into_iter().map(Into::into).collect(),
+            })
             .collect(),
         airline: AirlineExport {
             link: qff.link.map(|l| AirlineLink { qff_number: l.qff_number, last_name: l.last_name, linked_at: iso(l.linked_at) }),
@@ -302,7 +314,12 @@ fn assemble(
         email_changes: auth
             .email_changes
             .into_iter()
-            .map(|e| EmailChangeBody { old_email: e.old_email, new_email: e.new_email, changed_at: iso(e.changed_at), undone_at: iso_opt(e.undone_at) })
+            .map(|e| EmailChangeBody {
+                old_email: e.old_email,
+                new_email: e.new_email,
+                changed_at: iso(e.changed_at),
+                undone_at: iso_opt(e.undone_at),
+            })
             .collect(),
     }
 }

@@ -173,7 +173,11 @@ pub struct ProfileUpdate {
         (status = 403, description = "Staff viewing the account", body = crate::error::ErrorBody),
         (status = 409, description = "Email used by another account", body = crate::error::ErrorBody),
         (status = 422, description = "Field errors in `errors`", body = crate::error::ErrorBody)))]
-pub async fn update_profile(State(s): State<AppState>, m: Member, body: Result<Json<ProfileUpdate>, JsonRejection>) -> ApiResult<Json<ProfileBody>> {
+pub async fn update_profile(
+    State(s): State<AppState>,
+    m: Member,
+    body: Result<Json<ProfileUpdate>, JsonRejection>,
+) -> ApiResult<Json<ProfileBody>> {
     let Json(b) = body?;
     let mut set = Vec::new();
     let mut take = |name: &str, v: Option<String>| {
@@ -228,7 +232,12 @@ pub async fn set_custom_attribute(
 ) -> ApiResult<Json<ProfileBody>> {
     let Json(b) = body?;
     let (namespace, handle) = key.split_once(':').ok_or_else(|| {
-        ApiError::field(StatusCode::UNPROCESSABLE_ENTITY, "Please check the highlighted fields", "key", "Use namespace:handle, e.g. locale:language")
+        ApiError::field(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "Please check the highlighted fields",
+            "key",
+            "Use namespace:handle, e.g. locale:language",
+        )
     })?;
     let req = pb::SetCustomAttributeRequest { namespace: namespace.into(), handle: handle.into(), value: b.value };
     let p = s.clients.profile.clone().set_custom_attribute(m.request(req)).await?.into_inner();
@@ -241,7 +250,11 @@ pub async fn set_custom_attribute(
     responses((status = 200, body = ProfileBody), (status = 401, body = crate::error::ErrorBody),
         (status = 403, body = crate::error::ErrorBody),
         (status = 422, description = "Unknown preference keys in `errors`", body = crate::error::ErrorBody)))]
-pub async fn update_comms(State(s): State<AppState>, m: Member, body: Result<Json<BTreeMap<String, bool>>, JsonRejection>) -> ApiResult<Json<ProfileBody>> {
+pub async fn update_comms(
+    State(s): State<AppState>,
+    m: Member,
+    body: Result<Json<BTreeMap<String, bool>>, JsonRejection>,
+) -> ApiResult<Json<ProfileBody>> {
     let Json(comms) = body?;
     let req = pb::UpdateCommsRequest { comms: comms.into_iter().collect() };
     let p = s.clients.profile.clone().update_comms(m.request(req)).await?.into_inner();
@@ -275,11 +288,7 @@ pub struct ConsentHistory {
     responses((status = 200, body = ConsentHistory), (status = 401, body = crate::error::ErrorBody)))]
 pub async fn consent_history(State(s): State<AppState>, m: Member) -> ApiResult<Json<ConsentHistory>> {
     let r = s.clients.profile.clone().list_consent_history(m.request(pb::ListConsentHistoryRequest {})).await?.into_inner();
-    let data = r
-        .records
-        .into_iter()
-        .map(Into::into)
-        .collect();
+    let data = r.records.into_iter().map(Into::into).collect();
     Ok(Json(ConsentHistory { data }))
 }
 
@@ -400,7 +409,12 @@ pub async fn transactions(State(s): State<AppState>, m: Member, Query(q): Query<
         None | Some("-transacted_at") => false,
         Some("transacted_at") => true,
         Some(_) => {
-            return Err(ApiError::field(StatusCode::UNPROCESSABLE_ENTITY, "Please check the highlighted fields", "sort", "Use -transacted_at or transacted_at"))
+            return Err(ApiError::field(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "Please check the highlighted fields",
+                "sort",
+                "Use -transacted_at or transacted_at",
+            ))
         }
     };
     let req = pb::ListTransactionsRequest {
@@ -583,10 +597,6 @@ pub struct AccessLog {
 pub async fn access_log(State(s): State<AppState>, m: Member) -> ApiResult<Json<AccessLog>> {
     use portal_proto::auth::v1::ListAccessLogRequest;
     let r = s.clients.auth.clone().list_access_log(m.request(ListAccessLogRequest {})).await?.into_inner();
-    let data = r
-        .entries
-        .into_iter()
-        .map(Into::into)
-        .collect();
+    let data = r.entries.into_iter().map(Into::into).collect();
     Ok(Json(AccessLog { data }))
 }

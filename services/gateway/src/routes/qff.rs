@@ -60,9 +60,21 @@ pub struct QffPoints {
 impl From<pb::GetPointsResponse> for QffPoints {
     fn from(r: pb::GetPointsResponse) -> Self {
         let rd = r.redemption.unwrap_or_default();
-        let redemption = RedemptionRules { kind: if rd.r#type.is_empty() { "off".into() } else { rd.r#type }, block_size: rd.block_size, airline_points_per_block: rd.airline_points_per_block };
+        let redemption = RedemptionRules {
+            kind: if rd.r#type.is_empty() { "off".into() } else { rd.r#type },
+            block_size: rd.block_size,
+            airline_points_per_block: rd.airline_points_per_block,
+        };
         if !r.linked {
-            return QffPoints { linked: false, qff_number: None, last_name: None, linked_at: None, points: None, partner_error: None, redemption };
+            return QffPoints {
+                linked: false,
+                qff_number: None,
+                last_name: None,
+                linked_at: None,
+                points: None,
+                partner_error: None,
+                redemption,
+            };
         }
         QffPoints {
             linked: true,
@@ -114,7 +126,11 @@ pub struct ValidateResponse {
         (status = 409, description = "Linked to another member (`errors.qff_number`)", body = ErrorBody),
         (status = 422, description = "Bad or unknown number, closed account (`errors.qff_number`), last name mismatch (`errors.last_name`)", body = ErrorBody),
         (status = 503, description = "The airline isn't answering (`Retry-After`)", body = ErrorBody)))]
-pub async fn validate(State(s): State<AppState>, m: Member, body: Result<Json<CheckRequest>, JsonRejection>) -> ApiResult<Json<ValidateResponse>> {
+pub async fn validate(
+    State(s): State<AppState>,
+    m: Member,
+    body: Result<Json<CheckRequest>, JsonRejection>,
+) -> ApiResult<Json<ValidateResponse>> {
     let Json(b) = body?;
     let req = pb::ValidateRequest { qff_number: b.qff_number, last_name: b.last_name.unwrap_or_default() };
     let r = s.clients.qff.clone().validate(m.request(req)).await?.into_inner();
@@ -315,7 +331,12 @@ pub struct ConversionResponse {
         (status = 409, description = "Not enough points, not linked, conversion off, or the same key is still being processed", body = ErrorBody),
         (status = 422, description = "Not a whole number of blocks (`errors.points`), the key was used for another request, or the airline refused (points given back)", body = ErrorBody),
         (status = 503, description = "The airline isn't answering; nothing was changed (`Retry-After`)", body = ErrorBody)))]
-pub async fn redeem(State(s): State<AppState>, m: Member, headers: HeaderMap, body: Result<Json<ConvertRequest>, JsonRejection>) -> ApiResult<Response> {
+pub async fn redeem(
+    State(s): State<AppState>,
+    m: Member,
+    headers: HeaderMap,
+    body: Result<Json<ConvertRequest>, JsonRejection>,
+) -> ApiResult<Response> {
     let key = idempotency_key(&headers)?;
     let Json(b) = body?;
     let c = s.clients.qff.clone().convert(m.request(pb::ConvertRequest { points: b.points, idempotency_key: key })).await?.into_inner();

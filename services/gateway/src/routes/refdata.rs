@@ -1,10 +1,10 @@
 //! Reference data: countries with their states, and the tenant's store locations.
 use crate::error::{ApiError, ApiResult};
-use crate::routes::config::Age;
 use crate::extract::ClientIp;
+use crate::extract::Query;
+use crate::routes::config::Age;
 use crate::state::AppState;
 use axum::extract::State;
-use crate::extract::Query;
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -76,7 +76,11 @@ pub async fn countries(State(s): State<AppState>) -> ApiResult<Response> {
                 iso_2: c.iso_2,
                 iso_3: c.iso_3,
                 name: c.name,
-                states: c.states.into_iter().map(|s| StateBody { iso_2_country_state_code: s.iso_2_country_state_code, iso: s.iso, name: s.name }).collect(),
+                states: c
+                    .states
+                    .into_iter()
+                    .map(|s| StateBody { iso_2_country_state_code: s.iso_2_country_state_code, iso: s.iso, name: s.name })
+                    .collect(),
             })
             .collect(),
     };

@@ -75,11 +75,16 @@ crate::both!(links_may_lead_only_to_allowed_origins);
 async fn links_may_lead_only_to_allowed_origins(app: &TestApp) {
     // A partner page hosting the portal in an iframe: the link opens that page.
     let r = app
-        .call("POST", "/api/auth", None, Some(json!({
-            "email": "demo@example.com", "redirect": "/rewards", "iFrame": true,
-            "urlPath": "https://partner.example/members", "urlParams": {"campaign": "spring", "token": "ignored"},
-            "externalRedirect": "https://partner.example/thanks"
-        })))
+        .call(
+            "POST",
+            "/api/auth",
+            None,
+            Some(json!({
+                "email": "demo@example.com", "redirect": "/rewards", "iFrame": true,
+                "urlPath": "https://partner.example/members", "urlParams": {"campaign": "spring", "token": "ignored"},
+                "externalRedirect": "https://partner.example/thanks"
+            })),
+        )
         .await;
     assert_eq!(r.status, 200, "{:?}", r.body);
     let (token, link) = app.link_token_for("demo@example.com").await;
@@ -106,7 +111,13 @@ async fn links_may_lead_only_to_allowed_origins(app: &TestApp) {
     }
 
     // A portal page, and params given as a string.
-    app.call("POST", "/api/auth/magicLink", None, Some(json!({"email": "other@example.com", "urlPath": "/loc/chadstone", "urlParams": "src=qr"}))).await;
+    app.call(
+        "POST",
+        "/api/auth/magicLink",
+        None,
+        Some(json!({"email": "other@example.com", "urlPath": "/loc/chadstone", "urlParams": "src=qr"})),
+    )
+    .await;
     let (_, link) = app.link_token_for("other@example.com").await;
     assert_eq!(link.path(), "/loc/chadstone");
     assert!(link.as_str().contains("src=qr&token="), "{link}");

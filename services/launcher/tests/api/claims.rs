@@ -68,7 +68,12 @@ async fn a_wrong_claim_never_blocks_the_real_buyer(app: &TestApp) {
     assert_eq!(balance(app, &squatter).await, squatter_before);
     // Past its window (and the grace after it) it is rejected, with the one neutral message.
     let db = app.profile_db().await;
-    sqlx::query("UPDATE claims SET purchase_date = $2 WHERE id = $1").bind(theirs[0]["id"].as_str().unwrap()).bind(melbourne_date(60)).execute(&db.pool).await.unwrap();
+    sqlx::query("UPDATE claims SET purchase_date = $2 WHERE id = $1")
+        .bind(theirs[0]["id"].as_str().unwrap())
+        .bind(melbourne_date(60))
+        .execute(&db.pool)
+        .await
+        .unwrap();
     let theirs = claims_of(app, &squatter).await;
     assert_eq!((theirs[0]["status"].as_str(), theirs[0]["message"].as_str()), (Some("rejected"), Some("We could not find this purchase")));
     assert_eq!(balance(app, &squatter).await, squatter_before);
@@ -88,7 +93,14 @@ async fn a_claim_that_does_not_match_tells_nothing_about_the_receipt(app: &TestA
     ];
     let same = |r: &Reply| {
         let d = &r.body["data"];
-        (r.status, d["status"].clone(), d["message"].clone(), d["points"].clone(), d["transaction_id"].clone(), d.as_object().unwrap().keys().cloned().collect::<Vec<_>>())
+        (
+            r.status,
+            d["status"].clone(),
+            d["message"].clone(),
+            d["points"].clone(),
+            d["transaction_id"].clone(),
+            d.as_object().unwrap().keys().cloned().collect::<Vec<_>>(),
+        )
     };
     assert_eq!(same(&answers[0]).0, 201, "{:?}", answers[0].body);
     assert_eq!(same(&answers[0]), same(&answers[1]));
@@ -139,7 +151,8 @@ async fn claims_have_quotas_per_member(app: &TestApp) {
 async fn lists_and_items_have_quotas(app: &TestApp) {
     set_component(app, "connections", json!({"maxListsPerConnection": 3, "maxItemsPerList": 4}));
     let t = app.sign_in("demo@example.com").await;
-    let con = app.post("/api/connections", Some(&t), json!({"definition_id": "wishlist"})).await.body["data"]["id"].as_str().unwrap().to_string();
+    let con =
+        app.post("/api/connections", Some(&t), json!({"definition_id": "wishlist"})).await.body["data"]["id"].as_str().unwrap().to_string();
     let lists = format!("/api/connections/{con}/lists");
     let mut first = String::new();
     for handle in ["wishlist", "birthday", "later"] {

@@ -120,7 +120,11 @@ async fn behind_a_trusted_proxy_each_forwarded_client_has_its_own_limit() {
     .await
     .unwrap();
     let exchange = |ip: &'static str| {
-        app.http.post(app.url("/api/auth/exchange")).header("x-forwarded-for", ip).json(&serde_json::json!({"token": "Z2FyYmFnZQ=="})).send()
+        app.http
+            .post(app.url("/api/auth/exchange"))
+            .header("x-forwarded-for", ip)
+            .json(&serde_json::json!({"token": "Z2FyYmFnZQ=="}))
+            .send()
     };
     let mut first = Vec::new();
     for _ in 0..12 {
@@ -144,7 +148,14 @@ async fn a_forwarded_for_header_from_an_untrusted_peer_changes_nothing() {
             .await
             .unwrap();
     }
-    let r = app.http.post(app.url("/api/auth/exchange")).header("x-forwarded-for", "198.51.100.200").json(&serde_json::json!({"token": "Z2FyYmFnZQ=="})).send().await.unwrap();
+    let r = app
+        .http
+        .post(app.url("/api/auth/exchange"))
+        .header("x-forwarded-for", "198.51.100.200")
+        .json(&serde_json::json!({"token": "Z2FyYmFnZQ=="}))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status().as_u16(), 429, "a client cannot dodge the limit by inventing hops");
     app.stop().await;
 }

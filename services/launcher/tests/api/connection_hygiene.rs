@@ -181,7 +181,10 @@ async fn slow_and_silent_clients_are_dropped() {
     .unwrap();
     let within = Duration::from_secs(5);
     let about = |took: Duration, timeout_ms: u64| {
-        assert!(took >= Duration::from_millis(timeout_ms - 200) && took < Duration::from_millis(timeout_ms + 2_500), "closed after {took:?}");
+        assert!(
+            took >= Duration::from_millis(timeout_ms - 200) && took < Duration::from_millis(timeout_ms + 2_500),
+            "closed after {took:?}"
+        );
     };
 
     // Slowloris: part of a request's headers, then nothing.

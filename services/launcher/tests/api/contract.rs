@@ -7,7 +7,8 @@ use serde_json::Value;
 
 /// Sends `body` as it is, with `content_type` (or none).
 async fn raw(app: &TestApp, method: &str, path: &str, token: &str, content_type: Option<&str>, body: &'static str) -> Reply {
-    let mut rb = app.http.request(method.parse().unwrap(), app.url(path)).bearer_auth(token).header("idempotency-key", "contract-test").body(body);
+    let mut rb =
+        app.http.request(method.parse().unwrap(), app.url(path)).bearer_auth(token).header("idempotency-key", "contract-test").body(body);
     if let Some(ct) = content_type {
         rb = rb.header("content-type", ct);
     }

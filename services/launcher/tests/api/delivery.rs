@@ -98,7 +98,10 @@ async fn links_go_by_smtp_and_codes_by_the_sms_provider() {
     assert_eq!(app.request_link("demo@example.com", "/profile").await.status, 200);
     let mail = mails.lock().unwrap().pop().expect("one message over SMTP");
     assert!(mail.contains("To: demo@example.com"), "{mail}");
-    assert!(mail.contains("From: \"Demo Brand\" <hello@brand.example>") || mail.contains("From: Demo Brand <hello@brand.example>"), "{mail}");
+    assert!(
+        mail.contains("From: \"Demo Brand\" <hello@brand.example>") || mail.contains("From: Demo Brand <hello@brand.example>"),
+        "{mail}"
+    );
     assert!(mail.contains("Subject: Your sign-in link"), "{mail}");
     // The body is quoted-printable or plain: join soft line breaks before looking for the link.
     let body = mail.replace("=\n", "").replace("=3D", "=");

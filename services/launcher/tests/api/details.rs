@@ -32,7 +32,10 @@ async fn edits_persist_and_are_normalised(app: &TestApp) {
     assert_eq!(r.status, 200, "{:?}", r.body);
     assert_eq!(r.body["first_name"], "Danielle");
     assert_eq!(r.body["phone"], "+61400111222");
-    assert_eq!(r.body["address"], json!({"line1": "10 Collins St", "line2": "Level 2", "city": "Melbourne", "state": "VIC", "postcode": "3000", "country": "AU"}));
+    assert_eq!(
+        r.body["address"],
+        json!({"line1": "10 Collins St", "line2": "Level 2", "city": "Melbourne", "state": "VIC", "postcode": "3000", "country": "AU"})
+    );
     let p = app.get("/api/profile", Some(&t)).await.body;
     assert_eq!(p["first_name"], "Danielle", "the cached copy was dropped");
     assert_eq!(p["last_name"], "Demo", "fields not sent are unchanged");
@@ -69,7 +72,9 @@ async fn invalid_input_writes_nothing(app: &TestApp) {
     assert!(!errors.contains_key("first_name"));
     assert_eq!(app.get("/api/profile", Some(&t)).await.body, before, "nothing written");
 
-    let r = put(app, "/api/profile", &t, json!({"address": {"line1": "1 Main St", "city": "Town", "postcode": "1", "country": "Atlantis"}})).await;
+    let r =
+        put(app, "/api/profile", &t, json!({"address": {"line1": "1 Main St", "city": "Town", "postcode": "1", "country": "Atlantis"}}))
+            .await;
     assert_error_shape(&r, 422);
     assert_eq!(r.body["errors"]["address.country"], "Choose a country from the list");
 
@@ -99,7 +104,13 @@ async fn identities_are_linked_once(app: &TestApp) {
     let r = put(app, "/api/profile", &b, json!({"identities": [{"handle": "qff_number", "identifier": "1900123456"}]})).await;
     assert_error_shape(&r, 422);
     // Unknown handles and the email identity are refused.
-    let r = put(app, "/api/profile", &b, json!({"identities": [{"handle": "email", "identifier": "x@example.com"}, {"handle": "passport", "identifier": "P1"}]})).await;
+    let r = put(
+        app,
+        "/api/profile",
+        &b,
+        json!({"identities": [{"handle": "email", "identifier": "x@example.com"}, {"handle": "passport", "identifier": "P1"}]}),
+    )
+    .await;
     assert_error_shape(&r, 422);
     assert!(r.body["errors"]["identities.0.handle"].is_string() && r.body["errors"]["identities.1.handle"].is_string());
     assert!(!app.get("/api/profile", Some(&b)).await.body["identities"].as_array().unwrap().iter().any(|i| i["handle"] == "loyalty_card"));
@@ -165,7 +176,8 @@ async fn comms_changes_are_kept_as_consent_history(app: &TestApp) {
     assert_eq!(r.body["attributes"]["comms"]["offers"], false);
     let h = history(&app.get("/api/profile/attributes/comms/history", Some(&t)).await.body);
     assert_eq!(h.len(), before.len() + 2, "email did not change, so it is not recorded");
-    let newest: Vec<(&str, bool, &str)> = h[..2].iter().map(|r| (r["channel"].as_str().unwrap(), r["value"].as_bool().unwrap(), r["source"].as_str().unwrap())).collect();
+    let newest: Vec<(&str, bool, &str)> =
+        h[..2].iter().map(|r| (r["channel"].as_str().unwrap(), r["value"].as_bool().unwrap(), r["source"].as_str().unwrap())).collect();
     assert!(newest.contains(&("sms", true, "member")) && newest.contains(&("offers", false, "member")), "{newest:?}");
 
     // Later changes come first.

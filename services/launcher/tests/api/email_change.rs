@@ -140,7 +140,8 @@ async fn nobody_else_can_change_the_address(app: &TestApp) {
     let member = app.sign_in("demo@example.com").await;
     let pid = TestApp::pid(&member);
     let staff = app.sign_in("staff@example.com").await;
-    let view = app.post(&format!("/api/auth/impersonate/{pid}"), Some(&staff), json!({"staffId": payload(&staff)["pid"], "reason": "help"})).await;
+    let view =
+        app.post(&format!("/api/auth/impersonate/{pid}"), Some(&staff), json!({"staffId": payload(&staff)["pid"], "reason": "help"})).await;
     let view = view.body["token"].as_str().unwrap().to_string();
     for t in [&view, &staff] {
         assert_error_shape(&app.post("/api/profile/email", Some(t), json!({"email": "x.new@example.com"})).await, 403);

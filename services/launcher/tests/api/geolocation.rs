@@ -8,7 +8,11 @@ use portal_common::config::Settings;
 use serde_json::{json, Value};
 use sqlx::Row;
 
-crate::both!(stores_are_listed_nearest_first_with_exact_distances, a_check_in_needs_a_known_store, an_event_sign_up_is_checked_and_recorded_once);
+crate::both!(
+    stores_are_listed_nearest_first_with_exact_distances,
+    a_check_in_needs_a_known_store,
+    an_event_sign_up_is_checked_and_recorded_once
+);
 
 const DBIP: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -118,7 +122,13 @@ async fn a_check_in_needs_a_known_store(app: &TestApp) {
     assert_error_shape(&app.post("/api/auth", None, json!({"email": "demo@example.com", "mode": "shopping"})).await, 422);
     assert!(app.outbox().await.iter().all(|m| m["to"] != "demo@example.com"), "nothing was sent");
 
-    let ok = app.post("/api/auth", None, json!({"email": "demo@example.com", "redirect": "/loc/chadstone", "location": "Chadstone", "mode": "visit"})).await;
+    let ok = app
+        .post(
+            "/api/auth",
+            None,
+            json!({"email": "demo@example.com", "redirect": "/loc/chadstone", "location": "Chadstone", "mode": "visit"}),
+        )
+        .await;
     assert_eq!(ok.status, 200, "{:?}", ok.body);
     assert_eq!(visits(app, "chadstone").await, 0, "nothing is recorded until the link is used");
     let (link, _) = app.link_token_for("demo@example.com").await;
@@ -148,7 +158,8 @@ async fn twenty_concurrent_check_ins_make_one_visit() {
     for external in [false, true] {
         let Some(app) = spawn_app(Options { tweak: geo_settings, external, ..Default::default() }).await else { continue };
         for _ in 0..20 {
-            let r = app.post("/api/auth", None, json!({"email": "demo@example.com", "location": "melbourne-central", "mode": "visit"})).await;
+            let r =
+                app.post("/api/auth", None, json!({"email": "demo@example.com", "location": "melbourne-central", "mode": "visit"})).await;
             assert_eq!(r.status, 200, "{:?}", r.body);
         }
         let links: Vec<String> = app
@@ -179,16 +190,24 @@ async fn an_event_sign_up_is_checked_and_recorded_once(app: &TestApp) {
     let over = app.post("/api/auth", None, sign_up(json!({}), "winter-sale-2025")).await;
     assert_eq!(over.body["errors"]["eventData.m"], "This event has finished");
     let bad = app
-        .post("/api/auth", None, sign_up(json!({"guests": "7", "birthday": "1990-13-01", "friend_email": "not an email", "shoe_size": "9"}), "spring-launch"))
+        .post(
+            "/api/auth",
+            None,
+            sign_up(json!({"guests": "7", "birthday": "1990-13-01", "friend_email": "not an email", "shoe_size": "9"}), "spring-launch"),
+        )
         .await;
     assert_error_shape(&bad, 422);
     let mut keys: Vec<&String> = bad.body["errors"].as_object().unwrap().keys().collect();
     keys.sort();
-    assert_eq!(keys, ["customFields.birthday", "customFields.friend_email", "customFields.guests", "customFields.shoe_size", "customFields.terms"]);
+    assert_eq!(
+        keys,
+        ["customFields.birthday", "customFields.friend_email", "customFields.guests", "customFields.shoe_size", "customFields.terms"]
+    );
     assert_eq!(bad.body["errors"]["customFields.terms"], "Please tick this box to continue");
     assert!(app.outbox().await.iter().all(|m| m["to"] != "demo@example.com"), "nothing was sent");
 
-    let fields = json!({"guests": "2", "dietary": "  vegetarian ", "birthday": "1990-02-28", "friend_email": "Friend@Example.com", "terms": true});
+    let fields =
+        json!({"guests": "2", "dietary": "  vegetarian ", "birthday": "1990-02-28", "friend_email": "Friend@Example.com", "terms": true});
     assert_eq!(app.post("/api/auth", None, sign_up(fields.clone(), "spring-launch")).await.status, 200);
     let (link, _) = app.link_token_for("demo@example.com").await;
     let s = app.exchange(&link).await;
@@ -196,7 +215,10 @@ async fn an_event_sign_up_is_checked_and_recorded_once(app: &TestApp) {
     let db = app.auth_db().await;
     let row = sqlx::query("SELECT event_data, custom_fields FROM sign_in_activity WHERE kind = 'event'").fetch_one(&db.pool).await.unwrap();
     let kept: Value = serde_json::from_str(&row.get::<String, _>("custom_fields")).unwrap();
-    assert_eq!(kept, json!({"guests": "2", "dietary": "vegetarian", "birthday": "1990-02-28", "friend_email": "friend@example.com", "terms": true}));
+    assert_eq!(
+        kept,
+        json!({"guests": "2", "dietary": "vegetarian", "birthday": "1990-02-28", "friend_email": "friend@example.com", "terms": true})
+    );
     assert_eq!(serde_json::from_str::<Value>(&row.get::<String, _>("event_data")).unwrap(), json!({"m": "spring-launch"}));
     // Signing up again: signed in, not recorded twice.
     assert_eq!(app.post("/api/auth", None, sign_up(fields, "spring-launch")).await.status, 200);

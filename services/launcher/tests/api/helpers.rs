@@ -42,7 +42,8 @@ pub async fn spawn_app(opts: Options) -> Option<TestApp> {
     .unwrap();
     let tenant = dir.path().join("tenant.json");
     // The demo tenant's profile rules (identities, messaging channels, size chart).
-    let repo_tenant: Value = serde_json::from_str(&std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../config/tenant.json")).unwrap()).unwrap();
+    let repo_tenant: Value =
+        serde_json::from_str(&std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../config/tenant.json")).unwrap()).unwrap();
     std::fs::write(
         &tenant,
         json!({

@@ -29,7 +29,8 @@ async fn assert_refused_for_now(app: &TestApp, method: &str, path: &str, token: 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn redis_down_refuses_with_503_and_everything_recovers_when_it_returns() {
     let Some(mut redis) = PrivateRedis::start() else { return };
-    let app = spawn_app(Options { redis_url: Some(redis.url()), tweak: |s| s.rate_limit.per_address = 2, ..Options::default() }).await.unwrap();
+    let app =
+        spawn_app(Options { redis_url: Some(redis.url()), tweak: |s| s.rate_limit.per_address = 2, ..Options::default() }).await.unwrap();
     let token = app.sign_in("demo@example.com").await;
     let code = app.email_code("other@example.com").await;
 

@@ -13,7 +13,12 @@ async fn link(app: &TestApp, t: &str, number: &str) -> Reply {
 }
 
 fn card(profile: &Value) -> Option<String> {
-    profile["identities"].as_array().unwrap().iter().find(|i| i["handle"] == "loyalty_card").map(|i| i["identifier"].as_str().unwrap().to_string())
+    profile["identities"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["handle"] == "loyalty_card")
+        .map(|i| i["identifier"].as_str().unwrap().to_string())
 }
 
 const CANNOT_LINK: &str = "We couldn't link this card. Check the number, or ask in store.";
@@ -27,7 +32,9 @@ async fn a_card_links_only_from_the_brands_record(app: &TestApp) {
 
     // Squatting it, as typed or in any other spelling; an unknown number; a blocked card: all
     // refused alike, on the field, without a word about whose it is.
-    let refusals: Vec<Reply> = futures::future::join_all(["LC1001", "lc1001", "LC-1001", "Lc 10-01", "LC9999", "ZZ00000001", "LC1099"].map(|n| link(app, &b, n))).await;
+    let refusals: Vec<Reply> =
+        futures::future::join_all(["LC1001", "lc1001", "LC-1001", "Lc 10-01", "LC9999", "ZZ00000001", "LC1099"].map(|n| link(app, &b, n)))
+            .await;
     for r in &refusals {
         assert_error_shape(r, 422);
         assert_eq!(r.body["errors"], json!({"identities.0.identifier": CANNOT_LINK}));
@@ -58,5 +65,9 @@ async fn two_members_racing_for_a_card(app: &TestApp) {
         winners.extend(card(&app.get("/api/profile", Some(t)).await.body));
     }
     assert_eq!(winners, ["LC1004"], "exactly one member holds it");
-    assert!(replies.iter().all(|r| r.status == 200 || r.status == 422), "{:?}", replies.iter().map(|r| (r.status, &r.body)).collect::<Vec<_>>());
+    assert!(
+        replies.iter().all(|r| r.status == 200 || r.status == 422),
+        "{:?}",
+        replies.iter().map(|r| (r.status, &r.body)).collect::<Vec<_>>()
+    );
 }

@@ -127,7 +127,10 @@ async fn bad_claims_are_refused_and_write_nothing(app: &TestApp) {
         (json!({"store": "melbourne-central", "date": melbourne_date(1), "receipt_number": "MC01-1", "amount": "1.234"}), "amount"),
         (json!({"store": "atlantis", "date": melbourne_date(1), "receipt_number": "MC01-1", "amount": "10"}), "store"),
         (json!({"store": "melbourne-central", "date": melbourne_date(1), "receipt_number": "", "amount": "10"}), "receipt_number"),
-        (json!({"store": "melbourne-central", "date": melbourne_date(1), "receipt_number": "MC01 1; DROP", "amount": "10"}), "receipt_number"),
+        (
+            json!({"store": "melbourne-central", "date": melbourne_date(1), "receipt_number": "MC01 1; DROP", "amount": "10"}),
+            "receipt_number",
+        ),
     ] {
         let r = app.post("/api/profile/claims", Some(&t), body.clone()).await;
         assert_error_shape(&r, 422);
@@ -220,7 +223,8 @@ async fn connections_lists_and_wish_list_links(app: &TestApp) {
     let r = app.post(link, Some(&t), json!({"product_list_item_id": item, "type": "copy"})).await;
     assert_error_shape(&r, 422);
     assert_eq!(r.body["message"], "Error assigning item");
-    let r = app.post("/api/profile/transactions/items/nope/list-item", Some(&t), json!({"product_list_item_id": item, "type": "link"})).await;
+    let r =
+        app.post("/api/profile/transactions/items/nope/list-item", Some(&t), json!({"product_list_item_id": item, "type": "link"})).await;
     assert_error_shape(&r, 404);
     assert_eq!(r.body["message"], "Error assigning item");
     let r = app.post(link, Some(&o), json!({"product_list_item_id": item, "type": "link"})).await;
@@ -230,7 +234,8 @@ async fn connections_lists_and_wish_list_links(app: &TestApp) {
     assert_eq!(r.status, 200, "{:?}", r.body);
     assert_eq!(r.body["data"], json!({"id": item, "list_id": list, "connection_id": con}));
     let txs = app.get("/api/profile/transactions?include_list_item=1", Some(&t)).await.body;
-    let linked: Vec<&Value> = txs["data"].as_array().unwrap().iter().flat_map(|t| t["items"].as_array().unwrap()).filter(|i| !i["list_item"].is_null()).collect();
+    let linked: Vec<&Value> =
+        txs["data"].as_array().unwrap().iter().flat_map(|t| t["items"].as_array().unwrap()).filter(|i| !i["list_item"].is_null()).collect();
     assert_eq!(linked.len(), 1);
     assert_eq!(linked[0]["id"], "txn_demo_1_item0");
     assert_eq!(linked[0]["list_item"]["id"], item.as_str());

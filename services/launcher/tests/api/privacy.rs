@@ -16,7 +16,8 @@ crate::both!(
     a_deletion_that_stopped_midway_carries_on,
 );
 
-const ANDROID_CHROME: &str = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.6778.39 Mobile Safari/537.36";
+const ANDROID_CHROME: &str =
+    "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.6778.39 Mobile Safari/537.36";
 const WINDOWS_FIREFOX: &str = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:132.0) Gecko/20100101 Firefox/132.0";
 
 /// Signs in through the emailed link from a browser with this User-Agent (and, behind a
@@ -60,12 +61,18 @@ async fn sessions_show_each_device_and_sign_out_one_or_the_others(app: &TestApp)
     let listed = sessions(app, &phone).await;
     assert_eq!(listed.len(), 2, "{listed:?}");
     assert_eq!(listed[0]["id"], jti(&laptop).as_str(), "newest sign-in first");
-    assert_eq!((listed[0]["browser"].as_str(), listed[0]["os"].as_str(), listed[0]["device"].as_str()), (Some("Firefox 132"), Some("Windows 10"), Some("desktop")));
+    assert_eq!(
+        (listed[0]["browser"].as_str(), listed[0]["os"].as_str(), listed[0]["device"].as_str()),
+        (Some("Firefox 132"), Some("Windows 10"), Some("desktop"))
+    );
     assert_eq!(listed[0]["current"], false);
     let mine = &listed[1];
     assert_eq!(mine["id"], jti(&phone).as_str());
     assert_eq!(mine["current"], true);
-    assert_eq!((mine["browser"].as_str(), mine["os"].as_str(), mine["device"].as_str()), (Some("Chrome 131"), Some("Android 14"), Some("mobile")));
+    assert_eq!(
+        (mine["browser"].as_str(), mine["os"].as_str(), mine["device"].as_str()),
+        (Some("Chrome 131"), Some("Android 14"), Some("mobile"))
+    );
     assert_eq!(mine["ip"], "127.0.0.0", "the address is kept truncated");
     assert!(mine["place"].is_null(), "no GeoIP database, no place");
     assert!(mine["last_seen_at"].as_str().is_some_and(|t| t.ends_with('Z')), "last used: {}", mine["last_seen_at"]);
@@ -106,7 +113,8 @@ async fn sessions_show_each_device_and_sign_out_one_or_the_others(app: &TestApp)
     // Logout marks the record; signing out the current session is allowed.
     let c = app.sign_in("demo@example.com").await;
     assert_eq!(app.call("POST", "/api/auth/logout", Some(&c), None).await.status, 204);
-    let row = sqlx::query("SELECT revoked_at FROM sessions WHERE id = $1").bind(jti(&c)).fetch_one(&app.auth_db().await.pool).await.unwrap();
+    let row =
+        sqlx::query("SELECT revoked_at FROM sessions WHERE id = $1").bind(jti(&c)).fetch_one(&app.auth_db().await.pool).await.unwrap();
     assert!(row.get::<Option<i64>, _>("revoked_at").is_some());
     assert_eq!(app.call("DELETE", &format!("/api/privacy/sessions/{}", jti(&fresh)), Some(&fresh), None).await.status, 204);
     assert_error_shape(&app.get("/api/privacy/sessions", Some(&fresh)).await, 401);
@@ -158,11 +166,30 @@ async fn the_export_holds_what_the_portal_holds(app: &TestApp) {
     let text = res.text().await.unwrap();
     assert!(text.contains("\n  \"profile\""), "pretty-printed");
     let doc: Value = serde_json::from_str(&text).unwrap();
-    for key in ["generated_at", "profile_id", "profile", "consent_history", "transactions", "claims", "points_ledger", "rewards", "benefits", "lists", "airline", "sessions", "staff_access_log", "sign_in_activity", "email_changes"] {
+    for key in [
+        "generated_at",
+        "profile_id",
+        "profile",
+        "consent_history",
+        "transactions",
+        "claims",
+        "points_ledger",
+        "rewards",
+        "benefits",
+        "lists",
+        "airline",
+        "sessions",
+        "staff_access_log",
+        "sign_in_activity",
+        "email_changes",
+    ] {
         assert!(doc.get(key).is_some(), "{key} missing");
     }
     assert_eq!(doc["profile_id"], pid.as_str());
-    assert_eq!((doc["profile"]["email"].as_str(), doc["profile"]["attributes"]["comms"]["sms"].as_bool()), (Some("demo@example.com"), Some(true)));
+    assert_eq!(
+        (doc["profile"]["email"].as_str(), doc["profile"]["attributes"]["comms"]["sms"].as_bool()),
+        (Some("demo@example.com"), Some(true))
+    );
     assert!(doc["consent_history"].as_array().unwrap().iter().any(|c| c["channel"] == "sms" && c["value"] == true));
     // Every purchase and every ledger entry, as the API shows them, not one page.
     let txs = app.get("/api/profile/transactions?per_page=100", Some(&t)).await.body;
@@ -170,7 +197,9 @@ async fn the_export_holds_what_the_portal_holds(app: &TestApp) {
     assert!(doc["transactions"][0]["items"][0]["product"]["id"].is_string(), "with products");
     let ledger = doc["points_ledger"].as_array().unwrap();
     assert_eq!(ledger.iter().map(|e| e["points"].as_i64().unwrap()).sum::<i64>(), balance, "the ledger adds up to the balance");
-    assert!(doc["rewards"].as_array().unwrap().len() >= app.get("/api/profile/rewards", Some(&t)).await.body["data"].as_array().unwrap().len());
+    assert!(
+        doc["rewards"].as_array().unwrap().len() >= app.get("/api/profile/rewards", Some(&t)).await.body["data"].as_array().unwrap().len()
+    );
     let lists = doc["lists"].as_array().unwrap();
     assert!(lists.iter().any(|c| c["connection"]["definition"]["id"] == "wishlist"), "{lists:?}");
     assert_eq!(doc["airline"]["link"]["qff_number"], "1900123456");
@@ -320,9 +349,20 @@ async fn kv_found(app: &TestApp, needles: &[&str]) -> Vec<String> {
 
 /// The member's ledger as stored: (id, points, issued_at) by id, and the owner of those rows.
 async fn ledger_rows(db: &Db, ids: Option<&[String]>, pid: Option<&str>) -> Vec<(String, String, i64, i64, i64)> {
-    let rows = sqlx::query("SELECT id, profile_id, points, remaining, issued_at FROM loyalty_ledger ORDER BY id").fetch_all(&db.pool).await.unwrap();
+    let rows = sqlx::query("SELECT id, profile_id, points, remaining, issued_at FROM loyalty_ledger ORDER BY id")
+        .fetch_all(&db.pool)
+        .await
+        .unwrap();
     rows.iter()
-        .map(|r| (r.get::<String, _>("id"), r.get::<String, _>("profile_id"), r.get::<i64, _>("points"), r.get::<i64, _>("remaining"), r.get::<i64, _>("issued_at")))
+        .map(|r| {
+            (
+                r.get::<String, _>("id"),
+                r.get::<String, _>("profile_id"),
+                r.get::<i64, _>("points"),
+                r.get::<i64, _>("remaining"),
+                r.get::<i64, _>("issued_at"),
+            )
+        })
         .filter(|(id, owner, ..)| ids.is_none_or(|ids| ids.contains(id)) && pid.is_none_or(|p| p == owner))
         .collect()
 }
@@ -333,11 +373,29 @@ async fn nothing_personal_remains_after_deletion(app: &TestApp) {
     app.sandbox().add_member(airline, first, last, 20_000);
 
     // A member with something in every service.
-    let r = app.post("/api/auth/create", None, json!({"email": email, "first_name": first, "last_name": last, "phone": "+61 491 570 157", "birth_date": "1985-02-03"})).await;
+    let r = app
+        .post(
+            "/api/auth/create",
+            None,
+            json!({"email": email, "first_name": first, "last_name": last, "phone": "+61 491 570 157", "birth_date": "1985-02-03"}),
+        )
+        .await;
     assert_eq!(r.status, 202, "{:?}", r.body);
-    app.post("/api/auth", None, json!({"email": email, "mode": "event", "eventData": {"guest": "Zephyrine Quillfeather"}, "customFields": {"phone": phone}})).await;
+    app.post(
+        "/api/auth",
+        None,
+        json!({"email": email, "mode": "event", "eventData": {"guest": "Zephyrine Quillfeather"}, "customFields": {"phone": phone}}),
+    )
+    .await;
     let (link, _) = app.link_token_for(email).await;
-    let res = app.http.post(app.url("/api/auth/exchange")).header("user-agent", ANDROID_CHROME).json(&json!({"token": link})).send().await.unwrap();
+    let res = app
+        .http
+        .post(app.url("/api/auth/exchange"))
+        .header("user-agent", ANDROID_CHROME)
+        .json(&json!({"token": link}))
+        .send()
+        .await
+        .unwrap();
     let t = res.json::<Value>().await.unwrap()["token"].as_str().unwrap().to_string();
     let pid = TestApp::pid(&t);
     let code = app.email_code(email).await;
@@ -350,14 +408,35 @@ async fn nothing_personal_remains_after_deletion(app: &TestApp) {
     ok(app.call("PUT", "/api/profile/attributes/custom/locale:language", Some(&t), Some(json!({"value": "en"}))).await, "language");
     // A purchase claimed (a transaction, a claim, points), a goodwill credit naming the member,
     // a reward redeemed, an offer.
-    let date = (chrono::Utc::now() - chrono::Duration::days(1)).with_timezone(&chrono_tz::Australia::Melbourne).format("%Y-%m-%d").to_string();
-    let claim = app.post("/api/profile/claims", Some(&t), json!({"store": "melbourne-central", "date": date, "receipt_number": "MC01-100234", "amount": "59.95"})).await;
+    let date =
+        (chrono::Utc::now() - chrono::Duration::days(1)).with_timezone(&chrono_tz::Australia::Melbourne).format("%Y-%m-%d").to_string();
+    let claim = app
+        .post(
+            "/api/profile/claims",
+            Some(&t),
+            json!({"store": "melbourne-central", "date": date, "receipt_number": "MC01-100234", "amount": "59.95"}),
+        )
+        .await;
     assert_eq!(claim.body["data"]["status"], "credited", "{:?}", claim.body);
     app.loyalty()
-        .adjust_points(pb::AdjustPointsRequest { profile_id: pid.clone(), points: 5000, source: "staff".into(), reason: "Goodwill for Zephyrine Quillfeather".into(), reference: format!("goodwill:{pid}") })
+        .adjust_points(pb::AdjustPointsRequest {
+            profile_id: pid.clone(),
+            points: 5000,
+            source: "staff".into(),
+            reason: "Goodwill for Zephyrine Quillfeather".into(),
+            reference: format!("goodwill:{pid}"),
+        })
         .await
         .unwrap();
-    let redeemed = app.http.post(app.url("/api/profile/rewards/redeem")).bearer_auth(&t).header("Idempotency-Key", "zq-coffee").json(&json!({"catalogue_id": "coffee"})).send().await.unwrap();
+    let redeemed = app
+        .http
+        .post(app.url("/api/profile/rewards/redeem"))
+        .bearer_auth(&t)
+        .header("Idempotency-Key", "zq-coffee")
+        .json(&json!({"catalogue_id": "coffee"}))
+        .send()
+        .await
+        .unwrap();
     assert!(redeemed.status().is_success(), "{}", redeemed.text().await.unwrap());
     let profile_db = app.profile_db().await;
     sqlx::query("INSERT INTO benefits (id, profile_id, name, description, ends_at) VALUES (424242, $1, 'Birthday treat for Zephyrine', 'Quillfeather family offer', $2)")
@@ -367,22 +446,56 @@ async fn nothing_personal_remains_after_deletion(app: &TestApp) {
         .await
         .unwrap();
     // A wish list with an item, linked to the purchase.
-    let con = app.post("/api/connections", Some(&t), json!({"definition_id": "wishlist"})).await.body["data"]["id"].as_str().unwrap().to_string();
+    let con =
+        app.post("/api/connections", Some(&t), json!({"definition_id": "wishlist"})).await.body["data"]["id"].as_str().unwrap().to_string();
     ok(app.call("PUT", &format!("/api/connections/{con}"), Some(&t), Some(json!({"name": "Zephyrine's wishes"}))).await, "rename");
-    let list = app.post(&format!("/api/connections/{con}/lists"), Some(&t), json!({"handle": "wishlist", "name": "Quillfeather list"})).await.body["data"]["id"].as_str().unwrap().to_string();
-    let item = app.post(&format!("/api/connections/{con}/lists/{list}/items"), Some(&t), json!({"product_variant_id": "var_linen_shirt_m"})).await.body["data"]["id"].as_str().unwrap().to_string();
+    let list =
+        app.post(&format!("/api/connections/{con}/lists"), Some(&t), json!({"handle": "wishlist", "name": "Quillfeather list"})).await.body
+            ["data"]["id"]
+            .as_str()
+            .unwrap()
+            .to_string();
+    let item = app
+        .post(&format!("/api/connections/{con}/lists/{list}/items"), Some(&t), json!({"product_variant_id": "var_linen_shirt_m"}))
+        .await
+        .body["data"]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
     let tx = app.get("/api/profile/transactions", Some(&t)).await.body;
     let tx_item = tx["data"][0]["items"][0]["id"].as_str().unwrap().to_string();
-    ok(app.post(&format!("/api/profile/transactions/items/{tx_item}/list-item"), Some(&t), json!({"product_list_item_id": item, "type": "link"})).await, "link");
+    ok(
+        app.post(
+            &format!("/api/profile/transactions/items/{tx_item}/list-item"),
+            Some(&t),
+            json!({"product_list_item_id": item, "type": "link"}),
+        )
+        .await,
+        "link",
+    );
     // The airline: linked, unlinked with a comment, linked again, points converted.
     ok(app.post("/api/qff/link", Some(&t), json!({"qff_number": airline})).await, "qff link");
-    ok(app.call("DELETE", "/api/qff/link", Some(&t), Some(json!({"reason": "other", "comment": "Zephyrine Quillfeather will relink"}))).await, "qff unlink");
+    ok(
+        app.call("DELETE", "/api/qff/link", Some(&t), Some(json!({"reason": "other", "comment": "Zephyrine Quillfeather will relink"})))
+            .await,
+        "qff unlink",
+    );
     ok(app.post("/api/qff/link", Some(&t), json!({"qff_number": airline})).await, "qff link again");
-    let conv = app.http.post(app.url("/api/qff/redeem")).bearer_auth(&t).header("Idempotency-Key", "zq-convert").json(&json!({"points": 1000})).send().await.unwrap();
+    let conv = app
+        .http
+        .post(app.url("/api/qff/redeem"))
+        .bearer_auth(&t)
+        .header("Idempotency-Key", "zq-convert")
+        .json(&json!({"points": 1000}))
+        .send()
+        .await
+        .unwrap();
     assert!(conv.status().is_success(), "{}", conv.text().await.unwrap());
     // Staff looked at the account, saying why.
     let staff = app.sign_in("staff@example.com").await;
-    let view = app.post(&format!("/api/auth/impersonate/{pid}"), Some(&staff), json!({"reason": "Zephyrine Quillfeather called about MC01-100234"})).await;
+    let view = app
+        .post(&format!("/api/auth/impersonate/{pid}"), Some(&staff), json!({"reason": "Zephyrine Quillfeather called about MC01-100234"}))
+        .await;
     assert_eq!(view.status, 200);
     assert_eq!(app.get("/api/profile", Some(&t)).await.body["phone"], phone);
 
@@ -461,8 +574,14 @@ async fn a_deletion_that_stopped_midway_carries_on(app: &TestApp) {
     // What the gateway does first: the code is confirmed, the profile service erases its part;
     // then (say) the auth service is not reached.
     let ch = |svc: &Option<String>| portal_common::grpc::channel(svc.as_deref().unwrap()).unwrap();
-    AuthServiceClient::new(ch(&app.settings.services.auth)).confirm_deletion(as_member(&caller, ConfirmDeletionRequest { code: code.clone() })).await.unwrap();
-    let erased = ProfileServiceClient::new(ch(&app.settings.services.profile)).erase_member(as_member(&caller, pb::EraseMemberRequest {})).await.unwrap();
+    AuthServiceClient::new(ch(&app.settings.services.auth))
+        .confirm_deletion(as_member(&caller, ConfirmDeletionRequest { code: code.clone() }))
+        .await
+        .unwrap();
+    let erased = ProfileServiceClient::new(ch(&app.settings.services.profile))
+        .erase_member(as_member(&caller, pb::EraseMemberRequest {}))
+        .await
+        .unwrap();
     assert!(erased.into_inner().erased);
     assert_error_shape(&app.get("/api/profile", Some(&t)).await, 404);
     assert_eq!(sessions(app, &t).await.len(), 1, "still signed in: the deletion can be finished");
@@ -492,7 +611,8 @@ async fn a_sessions_place_comes_from_the_geoip_database() {
     let t = sign_in_from(&app, "demo@example.com", WINDOWS_FIREFOX, Some("203.0.113.77")).await;
     let elsewhere = sign_in_from(&app, "demo@example.com", WINDOWS_FIREFOX, Some("198.51.100.20")).await;
     let listed = sessions(&app, &t).await;
-    let place = |token: &str| listed.iter().find(|s| s["id"] == jti(token).as_str()).map(|s| (s["place"].clone(), s["ip"].clone())).unwrap();
+    let place =
+        |token: &str| listed.iter().find(|s| s["id"] == jti(token).as_str()).map(|s| (s["place"].clone(), s["ip"].clone())).unwrap();
     assert_eq!(place(&t), (json!("Melbourne, Australia"), json!("203.0.113.0")));
     assert_eq!(place(&elsewhere), (Value::Null, json!("198.51.100.0")), "an address the database does not know");
     app.stop().await;

@@ -36,7 +36,15 @@ async fn linked_demo(app: &TestApp) -> String {
 }
 
 async fn convert(app: &TestApp, t: &str, key: &str, points: i64) -> (Reply, bool) {
-    let res = app.http.post(app.url("/api/qff/redeem")).bearer_auth(t).header("Idempotency-Key", key).json(&json!({"points": points})).send().await.unwrap();
+    let res = app
+        .http
+        .post(app.url("/api/qff/redeem"))
+        .bearer_auth(t)
+        .header("Idempotency-Key", key)
+        .json(&json!({"points": points}))
+        .send()
+        .await
+        .unwrap();
     let replayed = res.headers().get("idempotent-replayed").is_some();
     let status = res.status().as_u16();
     let body: Value = res.json().await.unwrap();
@@ -64,7 +72,8 @@ async fn books(app: &TestApp, pid: &str) -> (i64, i64, i64, i64) {
     .unwrap();
     let (mut held, mut confirmed, mut pending, mut released) = (0, 0, 0, 0);
     for r in rows {
-        let (reference, h, c, n, back): (String, i64, i64, i64, i64) = (r.get("reference"), r.get("held"), r.get("confirms"), r.get("releases"), r.get("released"));
+        let (reference, h, c, n, back): (String, i64, i64, i64, i64) =
+            (r.get("reference"), r.get("held"), r.get("confirms"), r.get("releases"), r.get("released"));
         assert!(c + n <= 1, "{reference} settled {c} + {n} times");
         held += h;
         match (c, n) {
@@ -83,7 +92,11 @@ async fn books(app: &TestApp, pid: &str) -> (i64, i64, i64, i64) {
 /// The member's conversions by status, from the qff service's storage.
 async fn statuses(app: &TestApp, pid: &str) -> BTreeMap<String, i64> {
     let db = app.qff_db().await;
-    let rows = sqlx::query("SELECT status, COUNT(*) AS n FROM qff_conversions WHERE profile_id = $1 GROUP BY status").bind(pid).fetch_all(&db.pool).await.unwrap();
+    let rows = sqlx::query("SELECT status, COUNT(*) AS n FROM qff_conversions WHERE profile_id = $1 GROUP BY status")
+        .bind(pid)
+        .fetch_all(&db.pool)
+        .await
+        .unwrap();
     rows.iter().map(|r| (r.get::<String, _>("status"), r.get::<i64, _>("n"))).collect()
 }
 
@@ -92,11 +105,16 @@ async fn statuses(app: &TestApp, pid: &str) -> BTreeMap<String, i64> {
 async fn books_agree(app: &TestApp, pid: &str) -> (i64, i64, i64, i64) {
     let b = books(app, pid).await;
     let db = app.qff_db().await;
-    let rows = sqlx::query("SELECT id, status, points, airline_points FROM qff_conversions WHERE profile_id = $1").bind(pid).fetch_all(&db.pool).await.unwrap();
+    let rows = sqlx::query("SELECT id, status, points, airline_points FROM qff_conversions WHERE profile_id = $1")
+        .bind(pid)
+        .fetch_all(&db.pool)
+        .await
+        .unwrap();
     let credits: BTreeMap<String, i64> = app.sandbox().credits().into_iter().map(|c| (c.reference, c.points)).collect();
     let mut completed = 0;
     for r in rows {
-        let (id, status, points, airline): (String, String, i64, i64) = (r.get("id"), r.get("status"), r.get("points"), r.get("airline_points"));
+        let (id, status, points, airline): (String, String, i64, i64) =
+            (r.get("id"), r.get("status"), r.get("points"), r.get("airline_points"));
         match status.as_str() {
             "completed" => {
                 assert_eq!(credits.get(&id), Some(&airline), "{id} completed and credited once");
@@ -141,7 +159,10 @@ async fn linking_is_checked_with_the_airline(app: &TestApp) {
     // Linking: on the profile as an identity and the qantas attributes.
     let r = app.post("/api/qff/link", Some(&t), json!({"qff_number": DEMO_QFF, "last_name": "demo"})).await;
     assert_eq!(r.status, 200, "{:?}", r.body);
-    assert_eq!((r.body["linked"].clone(), r.body["qff_number"].clone(), r.body["points"].clone()), (json!(true), json!(DEMO_QFF), json!(48_250)));
+    assert_eq!(
+        (r.body["linked"].clone(), r.body["qff_number"].clone(), r.body["points"].clone()),
+        (json!(true), json!(DEMO_QFF), json!(48_250))
+    );
     let p = app.get("/api/profile", Some(&t)).await.body;
     let p = if p["data"].is_object() { p["data"].clone() } else { p };
     assert!(p["identities"].as_array().unwrap().iter().any(|i| i["handle"] == "qff_number" && i["identifier"] == DEMO_QFF), "{p}");
@@ -151,7 +172,9 @@ async fn linking_is_checked_with_the_airline(app: &TestApp) {
     assert_eq!(app.post("/api/qff/link", Some(&t), json!({"qff_number": DEMO_QFF})).await.status, 200);
     assert_error_shape(&app.post("/api/qff/link", Some(&t), json!({"qff_number": "1900000003", "last_name": "Slow"})).await, 409);
     // The frequent-flyer number can't be written directly any more.
-    let r = app.call("PUT", "/api/profile", Some(&t), Some(json!({"identities": [{"handle": "qff_number", "identifier": "1900000003"}]}))).await;
+    let r = app
+        .call("PUT", "/api/profile", Some(&t), Some(json!({"identities": [{"handle": "qff_number", "identifier": "1900000003"}]})))
+        .await;
     assert_error_shape(&r, 422);
 
     // Activity, newest first, from the airline.
@@ -188,7 +211,10 @@ async fn a_conversion_happens_once_per_key(app: &TestApp) {
     let (r, replayed) = convert(app, &t, "conv-1", 2000).await;
     assert_eq!(r.status, 200, "{:?}", r.body);
     let d = &r.body["data"];
-    assert_eq!((d["status"].as_str(), d["points"].as_i64(), d["airline_points"].as_i64(), d["blocks"].as_i64()), (Some("completed"), Some(2000), Some(1000), Some(2)));
+    assert_eq!(
+        (d["status"].as_str(), d["points"].as_i64(), d["airline_points"].as_i64(), d["blocks"].as_i64()),
+        (Some("completed"), Some(2000), Some(1000), Some(2))
+    );
     assert_eq!(d["balance"].as_i64(), Some(before - 2000));
     assert!(!replayed);
     // The retry gets the first answer; nothing moves twice.
@@ -211,7 +237,8 @@ async fn a_conversion_happens_once_per_key(app: &TestApp) {
     assert_eq!(r.body["message"], "You don't have enough points for this conversion");
     // The ledger shows the hold and its confirmation; the list shows the conversion.
     let entries = app.get("/api/profile/points?sort=-issued_at", Some(&t)).await.body["data"].clone();
-    let kinds: Vec<&str> = entries.as_array().unwrap().iter().filter(|e| e["source"] == "conversion").map(|e| e["kind"].as_str().unwrap()).collect();
+    let kinds: Vec<&str> =
+        entries.as_array().unwrap().iter().filter(|e| e["source"] == "conversion").map(|e| e["kind"].as_str().unwrap()).collect();
     assert_eq!(kinds, ["confirm", "hold"]);
     let list = app.get("/api/qff/conversions", Some(&t)).await.body;
     assert_eq!((list["data"].as_array().unwrap().len(), &list["data"][0]["status"]), (1, &json!("completed")));
@@ -226,7 +253,13 @@ async fn a_hundred_concurrent_conversions_with_one_key(app: &TestApp) {
     let ok: Vec<&Reply> = answers.iter().map(|(r, _)| r).filter(|r| r.status == 200).collect();
     assert!(!ok.is_empty());
     assert!(ok.iter().all(|r| r.body["data"]["id"] == ok[0].body["data"]["id"]), "one conversion");
-    assert!(answers.iter().all(|(r, _)| r.status == 200 || (r.status == 409 && r.body["message"] == "This conversion is still being processed")), "{:?}", answers.iter().map(|(r, _)| r.status).collect::<Vec<_>>());
+    assert!(
+        answers
+            .iter()
+            .all(|(r, _)| r.status == 200 || (r.status == 409 && r.body["message"] == "This conversion is still being processed")),
+        "{:?}",
+        answers.iter().map(|(r, _)| r.status).collect::<Vec<_>>()
+    );
     assert_eq!(balance(app, &t).await, before - 1000, "exactly one debit");
     assert_eq!(app.sandbox().credits().len(), 1, "exactly one credit");
     assert_eq!(books_agree(app, &pid).await, (1000, 1000, 0, 0));
@@ -253,7 +286,8 @@ async fn a_hundred_concurrent_conversions_against_points_for_ten(app: &TestApp) 
     }))
     .await;
     let done = answers.iter().filter(|r| r.status == 200).count();
-    let refused = answers.iter().filter(|r| r.status == 409 && r.body["message"] == "You don't have enough points for this conversion").count();
+    let refused =
+        answers.iter().filter(|r| r.status == 409 && r.body["message"] == "You don't have enough points for this conversion").count();
     assert_eq!((done, refused), (10, 90), "{:?}", answers.iter().map(|r| r.status).collect::<Vec<_>>());
     assert_eq!(balance(app, &t).await, 0, "the balance is never below zero");
     assert_eq!(app.sandbox().points(OTHER_QFF).unwrap(), airline_before + 5_000);
@@ -286,7 +320,8 @@ async fn a_timeout_stays_pending_until_the_reconciler_settles_it_once(app: &Test
 
     // Two reconcilers at once: each conversion is settled once.
     let (mut q1, mut q2) = (app.qff(), app.qff());
-    let (a, b) = tokio::join!(q1.reconcile(portal_proto::qff::v1::ReconcileRequest {}), q2.reconcile(portal_proto::qff::v1::ReconcileRequest {}));
+    let (a, b) =
+        tokio::join!(q1.reconcile(portal_proto::qff::v1::ReconcileRequest {}), q2.reconcile(portal_proto::qff::v1::ReconcileRequest {}));
     let (a, b) = (a.unwrap().into_inner(), b.unwrap().into_inner());
     assert_eq!((a.completed + b.completed, a.failed + b.failed), (1, 1), "{a:?} {b:?}");
     let again = app.qff().reconcile(portal_proto::qff::v1::ReconcileRequest {}).await.unwrap().into_inner();
@@ -314,7 +349,8 @@ async fn a_refusal_gives_the_points_back(app: &TestApp) {
     let (again, replayed) = convert(app, &t, "refused-1", 1000).await;
     assert_eq!((again.status, replayed), (422, true), "the retry gets the refusal");
     let entries = app.get("/api/profile/points?sort=-issued_at", Some(&t)).await.body["data"].clone();
-    let kinds: Vec<&str> = entries.as_array().unwrap().iter().filter(|e| e["source"] == "conversion").map(|e| e["kind"].as_str().unwrap()).collect();
+    let kinds: Vec<&str> =
+        entries.as_array().unwrap().iter().filter(|e| e["source"] == "conversion").map(|e| e["kind"].as_str().unwrap()).collect();
     assert_eq!(kinds, ["release", "hold"]);
     assert_eq!(books_agree(app, &pid).await, (1000, 0, 0, 1000));
 }
@@ -385,7 +421,8 @@ async fn converting_needs_a_recent_sign_in_and_the_members_own_session(app: &Tes
     // Staff viewing the account: read-only.
     let staff = app.sign_in("staff@example.com").await;
     let staff_id = crate::helpers::payload(&staff)["pid"].as_str().unwrap().to_string();
-    let imp = app.post(&format!("/api/auth/impersonate/{pid}"), Some(&staff), json!({"staffId": staff_id, "reason": "Airline question"})).await;
+    let imp =
+        app.post(&format!("/api/auth/impersonate/{pid}"), Some(&staff), json!({"staffId": staff_id, "reason": "Airline question"})).await;
     let it = imp.body["token"].as_str().unwrap().to_string();
     assert_eq!(app.get("/api/qff/points", Some(&it)).await.status, 200, "staff can read");
     let (r, _) = convert(app, &it, "staff-1", 1000).await;

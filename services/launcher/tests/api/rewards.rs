@@ -97,11 +97,15 @@ async fn collections_are_the_callers_own(app: &TestApp) {
 
     // Tiers: gold for the demo, silver for the other member.
     let tiers = app.get("/api/profile/tiers", Some(&a)).await.body;
-    let current: Vec<&str> = tiers["data"].as_array().unwrap().iter().filter(|t| t["current"] == true).map(|t| t["handle"].as_str().unwrap()).collect();
+    let current: Vec<&str> =
+        tiers["data"].as_array().unwrap().iter().filter(|t| t["current"] == true).map(|t| t["handle"].as_str().unwrap()).collect();
     assert_eq!(current, ["gold"]);
     assert_eq!(tiers["data"][0], json!({"handle": "silver", "name": "Silver", "threshold": 0, "current": false}));
     let p = app.get("/api/profile/tiers/progress", Some(&a)).await.body["data"].clone();
-    assert_eq!((p["measure"].as_str(), p["qualifying"].as_i64(), p["needed"].as_i64(), p["progress_percent"].as_i64()), (Some("points"), Some(3049), Some(1951), Some(34)));
+    assert_eq!(
+        (p["measure"].as_str(), p["qualifying"].as_i64(), p["needed"].as_i64(), p["progress_percent"].as_i64()),
+        (Some("points"), Some(3049), Some(1951), Some(34))
+    );
     assert_eq!(p["current"]["handle"], "gold");
     assert_eq!(p["next"]["handle"], "platinum");
     assert!((secs(&p["kept_until"]) - (now + 25 * DAY)).abs() < 120, "gold is kept until the spring bonus leaves the window");
@@ -111,7 +115,8 @@ async fn collections_are_the_callers_own(app: &TestApp) {
 
     // Rewards issued up to now, newest first, each with its status.
     let rewards = app.get("/api/profile/rewards", Some(&a)).await.body;
-    let list: Vec<(i64, &str)> = rewards["data"].as_array().unwrap().iter().map(|r| (r["id"].as_i64().unwrap(), r["status"].as_str().unwrap())).collect();
+    let list: Vec<(i64, &str)> =
+        rewards["data"].as_array().unwrap().iter().map(|r| (r["id"].as_i64().unwrap(), r["status"].as_str().unwrap())).collect();
     assert_eq!(list, [(102, "available"), (101, "available"), (103, "used"), (104, "expired")]);
     let one = app.get("/api/profile/rewards/101", Some(&a)).await;
     assert_eq!(one.status, 200);
@@ -134,12 +139,23 @@ async fn collections_are_the_callers_own(app: &TestApp) {
 
     // The catalogue, cheapest first, with what each member can afford.
     let cat = app.get("/api/profile/rewards/catalogue", Some(&b)).await.body;
-    let items: Vec<(&str, bool, i64)> =
-        cat["data"].as_array().unwrap().iter().map(|c| (c["id"].as_str().unwrap(), c["affordable"].as_bool().unwrap(), c["points_needed"].as_i64().unwrap())).collect();
+    let items: Vec<(&str, bool, i64)> = cat["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["id"].as_str().unwrap(), c["affordable"].as_bool().unwrap(), c["points_needed"].as_i64().unwrap()))
+        .collect();
     assert_eq!(items[0], ("coffee", true, 0));
     assert_eq!(items[1], ("voucher-10", false, 500));
 
-    for path in ["/api/profile/balances", "/api/profile/points", "/api/profile/points/expiring", "/api/profile/tiers/progress", "/api/profile/rewards/catalogue", "/api/profile/rewards/101"] {
+    for path in [
+        "/api/profile/balances",
+        "/api/profile/points",
+        "/api/profile/points/expiring",
+        "/api/profile/tiers/progress",
+        "/api/profile/rewards/catalogue",
+        "/api/profile/rewards/101",
+    ] {
         assert_error_shape(&app.get(path, None).await, 401);
     }
 }
@@ -154,7 +170,10 @@ async fn a_redemption_happens_once_per_key(app: &TestApp) {
     assert_eq!(replayed, None);
     let voucher = r.body["data"]["reward"].clone();
     assert_eq!((r.body["data"]["points_spent"].as_i64(), r.body["data"]["balance"].as_i64()), (Some(300), Some(before - 300)));
-    assert_eq!((voucher["status"].as_str(), voucher["source"].as_str(), voucher["catalogue_id"].as_str()), (Some("available"), Some("redemption"), Some("coffee")));
+    assert_eq!(
+        (voucher["status"].as_str(), voucher["source"].as_str(), voucher["catalogue_id"].as_str()),
+        (Some("available"), Some("redemption"), Some("coffee"))
+    );
     assert_eq!(voucher["code"].as_str().unwrap().len(), 14);
     assert!((secs(&voucher["expires_at"]) - secs(&voucher["issued_at"]) - 30 * DAY).abs() < 2, "valid for 30 days");
     assert_eq!(balance(app, &t).await, before - 300);
@@ -196,7 +215,10 @@ async fn a_redemption_happens_once_per_key(app: &TestApp) {
 
     // The vouchers are among the member's rewards; the ledger has one debit each, oldest points first.
     let rewards = app.get("/api/profile/rewards", Some(&t)).await.body;
-    assert_eq!(rewards["data"].as_array().unwrap().iter().filter(|r| r["catalogue_id"] == "coffee" && r["status"] == "available").count(), 2);
+    assert_eq!(
+        rewards["data"].as_array().unwrap().iter().filter(|r| r["catalogue_id"] == "coffee" && r["status"] == "available").count(),
+        2
+    );
     let ledger = app.get("/api/profile/points?sort=-issued_at", Some(&t)).await.body;
     assert_eq!(ledger["data"][0]["source"], "redemption");
     assert_eq!(ledger["data"][0]["reason"], "Free coffee");
@@ -211,7 +233,13 @@ async fn fifty_concurrent_redemptions_against_points_for_three(app: &TestApp) {
     // 500 + 3,499 = 3,999: three $10 vouchers (1,000 each), not four.
     let adj = app
         .loyalty()
-        .adjust_points(pb::AdjustPointsRequest { profile_id: pid.clone(), points: 3499, source: "staff".into(), reason: "Goodwill".into(), reference: "test:goodwill".into() })
+        .adjust_points(pb::AdjustPointsRequest {
+            profile_id: pid.clone(),
+            points: 3499,
+            source: "staff".into(),
+            reason: "Goodwill".into(),
+            reference: "test:goodwill".into(),
+        })
         .await
         .unwrap()
         .into_inner();
@@ -221,7 +249,14 @@ async fn fifty_concurrent_redemptions_against_points_for_three(app: &TestApp) {
         .map(|i| {
             let (http, url, t) = (app.http.clone(), app.url("/api/profile/rewards/redeem"), t.clone());
             tokio::spawn(async move {
-                let res = http.post(url).bearer_auth(t).header("Idempotency-Key", format!("race-{i}")).json(&json!({"catalogue_id": "voucher-10"})).send().await.unwrap();
+                let res = http
+                    .post(url)
+                    .bearer_auth(t)
+                    .header("Idempotency-Key", format!("race-{i}"))
+                    .json(&json!({"catalogue_id": "voucher-10"}))
+                    .send()
+                    .await
+                    .unwrap();
                 let status = res.status().as_u16();
                 (status, res.json::<Value>().await.unwrap())
             })
@@ -245,14 +280,26 @@ async fn fifty_concurrent_redemptions_against_points_for_three(app: &TestApp) {
     // An adjustment posted again under its reference changes nothing; one larger than the balance is refused.
     let again = app
         .loyalty()
-        .adjust_points(pb::AdjustPointsRequest { profile_id: pid.clone(), points: 3499, source: "staff".into(), reason: "Goodwill".into(), reference: "test:goodwill".into() })
+        .adjust_points(pb::AdjustPointsRequest {
+            profile_id: pid.clone(),
+            points: 3499,
+            source: "staff".into(),
+            reason: "Goodwill".into(),
+            reference: "test:goodwill".into(),
+        })
         .await
         .unwrap()
         .into_inner();
     assert_eq!((again.balance, again.created), (999, false));
     let too_much = app
         .loyalty()
-        .adjust_points(pb::AdjustPointsRequest { profile_id: pid.clone(), points: -1000, source: "import".into(), reason: "Correction".into(), reference: "test:corr".into() })
+        .adjust_points(pb::AdjustPointsRequest {
+            profile_id: pid.clone(),
+            points: -1000,
+            source: "import".into(),
+            reason: "Correction".into(),
+            reference: "test:corr".into(),
+        })
         .await
         .unwrap_err();
     assert_eq!(too_much.code(), tonic::Code::FailedPrecondition);
@@ -265,7 +312,13 @@ async fn points_expire_oldest_first_in_an_idempotent_job(app: &TestApp) {
     let mut loyalty = app.loyalty();
     // Two credits; the older one's date is moved into the past, as if a year had gone by.
     for (reference, points) in [("test:old", 700), ("test:new", 300)] {
-        let req = pb::AdjustPointsRequest { profile_id: pid.clone(), points, source: "import".into(), reason: "Imported".into(), reference: reference.into() };
+        let req = pb::AdjustPointsRequest {
+            profile_id: pid.clone(),
+            points,
+            source: "import".into(),
+            reason: "Imported".into(),
+            reference: reference.into(),
+        };
         loyalty.adjust_points(req).await.unwrap();
     }
     let db = app.profile_db().await;
@@ -285,7 +338,8 @@ async fn points_expire_oldest_first_in_an_idempotent_job(app: &TestApp) {
     let ran = loyalty.run_expiry(pb::RunExpiryRequest {}).await.unwrap().into_inner();
     assert_eq!((ran.entries, ran.points), (0, 0), "the spend expired the due points first; the job finds nothing more");
     let ledger = app.get("/api/profile/points?sort=-issued_at&per_page=100", Some(&t)).await.body;
-    let expired: Vec<i64> = ledger["data"].as_array().unwrap().iter().filter(|e| e["kind"] == "expire").map(|e| e["points"].as_i64().unwrap()).collect();
+    let expired: Vec<i64> =
+        ledger["data"].as_array().unwrap().iter().filter(|e| e["kind"] == "expire").map(|e| e["points"].as_i64().unwrap()).collect();
     assert_eq!(expired, [-700]);
     let left = sqlx::query("SELECT reference, remaining FROM loyalty_ledger WHERE profile_id = $1 AND points > 0 ORDER BY issued_at")
         .bind(&pid)
@@ -298,7 +352,12 @@ async fn points_expire_oldest_first_in_an_idempotent_job(app: &TestApp) {
     assert_eq!(left, [("test:old".into(), 0), ("demo:d2:welcome".into(), 200), ("test:new".into(), 300)]);
 
     // The job on its own: a lot past its date expires once, however often the job runs.
-    sqlx::query("UPDATE loyalty_ledger SET expires_at = $2 WHERE reference = $1").bind("test:new").bind(now - 1).execute(&db.pool).await.unwrap();
+    sqlx::query("UPDATE loyalty_ledger SET expires_at = $2 WHERE reference = $1")
+        .bind("test:new")
+        .bind(now - 1)
+        .execute(&db.pool)
+        .await
+        .unwrap();
     let first = loyalty.run_expiry(pb::RunExpiryRequest {}).await.unwrap().into_inner();
     assert_eq!((first.entries, first.points), (1, 300));
     let second = loyalty.run_expiry(pb::RunExpiryRequest {}).await.unwrap().into_inner();
@@ -331,7 +390,11 @@ async fn offers_follow_the_override_rule_and_activate_once(app: &TestApp) {
     let r3 = app.post(url, Some(&a), json!({})).await;
     assert_eq!(r3.body["data"]["activated_at"], r1.body["data"]["activated_at"]);
     let activated = app.profile_db().await;
-    let n: i64 = sqlx::query("SELECT COUNT(*) AS n FROM benefits WHERE id = 201 AND activated_at IS NOT NULL").fetch_one(&activated.pool).await.unwrap().get("n");
+    let n: i64 = sqlx::query("SELECT COUNT(*) AS n FROM benefits WHERE id = 201 AND activated_at IS NOT NULL")
+        .fetch_one(&activated.pool)
+        .await
+        .unwrap()
+        .get("n");
     assert_eq!(n, 1);
     let refused = app.post("/api/profile/benefits/202/activate", Some(&a), json!({})).await;
     assert_error_shape(&refused, 409);
@@ -343,7 +406,10 @@ async fn offers_follow_the_override_rule_and_activate_once(app: &TestApp) {
     let d = app.get("/api/benefits/definitions/301", Some(&a)).await;
     assert_eq!(d.status, 200);
     assert_eq!((d.body["is_published"].as_bool(), d.body["is_claimable"].as_bool()), (Some(true), Some(true)));
-    assert_eq!(d.body["meta"]["profileportal"]["banner_desktop"], "Activate now and earn 2× points on everything you buy, Friday to Sunday.");
+    assert_eq!(
+        d.body["meta"]["profileportal"]["banner_desktop"],
+        "Activate now and earn 2× points on everything you buy, Friday to Sunday."
+    );
     assert!(app.get("/api/benefits/definitions/303", Some(&a)).await.body["meta"].is_null());
     assert_error_shape(&app.get("/api/benefits/definitions/999", Some(&a)).await, 404);
     assert_error_shape(&app.get("/api/benefits/definitions/301", None).await, 401);
@@ -394,7 +460,8 @@ async fn staff_viewing_an_account_cannot_spend_its_points(app: &TestApp) {
     let staff = app.sign_in("staff@example.com").await;
     let target = TestApp::pid(&app.sign_in("demo@example.com").await);
     let staff_id = crate::helpers::payload(&staff)["pid"].as_str().unwrap().to_string();
-    let imp = app.post(&format!("/api/auth/impersonate/{target}"), Some(&staff), json!({"staffId": staff_id, "reason": "Points question"})).await;
+    let imp =
+        app.post(&format!("/api/auth/impersonate/{target}"), Some(&staff), json!({"staffId": staff_id, "reason": "Points question"})).await;
     let t = imp.body["token"].as_str().unwrap().to_string();
     let before = balance(app, &t).await;
     let (r, _) = redeem(app, &t, Some("staff-1"), "coffee").await;
@@ -425,8 +492,16 @@ async fn the_profiles_tier_follows_what_is_earned(app: &TestApp) {
     app.loyalty().run_expiry(pb::RunExpiryRequest {}).await.unwrap();
     assert_eq!(app.get("/api/profile", Some(&t)).await.body["tier_handle"], "platinum");
     let p = app.get("/api/profile/tiers/progress", Some(&t)).await.body["data"].clone();
-    assert_eq!((p["current"]["handle"].as_str(), p["needed"].as_i64(), p["progress_percent"].as_i64()), (Some("platinum"), Some(0), Some(100)));
+    assert_eq!(
+        (p["current"]["handle"].as_str(), p["needed"].as_i64(), p["progress_percent"].as_i64()),
+        (Some("platinum"), Some(0), Some(100))
+    );
     assert!(p["next"].is_null());
-    let review: Option<i64> = sqlx::query("SELECT review_at FROM loyalty_accounts WHERE profile_id = $1").bind(&pid).fetch_one(&db.pool).await.unwrap().get("review_at");
+    let review: Option<i64> = sqlx::query("SELECT review_at FROM loyalty_accounts WHERE profile_id = $1")
+        .bind(&pid)
+        .fetch_one(&db.pool)
+        .await
+        .unwrap()
+        .get("review_at");
     assert_eq!(review, p["kept_until"].as_str().map(|_| secs(&p["kept_until"])), "the next review is when Platinum would end");
 }

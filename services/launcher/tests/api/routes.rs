@@ -69,7 +69,12 @@ async fn every_spec_route_is_documented_and_implemented() {
     assert_error_shape(&app.call("DELETE", "/api/config", None, None).await, 405);
     // A malformed query string or path parameter is answered in the shape too, never in plain text.
     let t = app.sign_in("demo@example.com").await;
-    for path in ["/api/connections?page[size]=abc", "/api/profile/transactions?page=abc", "/api/qff/history?per_page=-1", "/api/profile/points?page=x"] {
+    for path in [
+        "/api/connections?page[size]=abc",
+        "/api/profile/transactions?page=abc",
+        "/api/qff/history?per_page=-1",
+        "/api/profile/points?page=x",
+    ] {
         let r = app.get(path, Some(&t)).await;
         assert_error_shape(&r, 400);
         assert!(r.body["errors"]["query"].is_string(), "{path}: {:?}", r.body);

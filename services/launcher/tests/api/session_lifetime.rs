@@ -6,7 +6,12 @@ use crate::helpers::{assert_error_shape, payload, spawn_app, Options, TestApp};
 use portal_common::token::live_key;
 use serde_json::json;
 
-crate::both!(renewing_never_extends_a_session, a_renewal_is_not_a_recent_sign_in, an_idle_session_is_over, a_session_past_its_absolute_end_is_over);
+crate::both!(
+    renewing_never_extends_a_session,
+    a_renewal_is_not_a_recent_sign_in,
+    an_idle_session_is_over,
+    a_session_past_its_absolute_end_is_over
+);
 
 /// Finding 2: `POST /api/auth/exchange` with a session token gave a fresh 8-hour token, as often
 /// as asked. Now each swap keeps the sign-in time and the end it had.
@@ -151,13 +156,23 @@ async fn registration_and_availability_tell_nothing(app: &TestApp) {
     let db = app.profile_db().await;
     let n = |e: &'static str| {
         let pool = db.pool.clone();
-        async move { sqlx::query("SELECT COUNT(*) AS n FROM profiles WHERE email = $1").bind(e).fetch_one(&pool).await.map(|r| sqlx::Row::get::<i64, _>(&r, "n")).unwrap() }
+        async move {
+            sqlx::query("SELECT COUNT(*) AS n FROM profiles WHERE email = $1")
+                .bind(e)
+                .fetch_one(&pool)
+                .await
+                .map(|r| sqlx::Row::get::<i64, _>(&r, "n"))
+                .unwrap()
+        }
     };
     assert_eq!(n("staff@example.com").await, 0);
     assert_eq!(n("brand.new@example.com").await, 1);
     assert!(to("brand.new@example.com").iter().any(|t| t.contains("sign in")));
     // Field errors depend only on what was sent.
-    assert_error_shape(&app.post("/api/auth/create", None, json!({"email": "staff@example.com", "first_name": "", "last_name": "X"})).await, 422);
+    assert_error_shape(
+        &app.post("/api/auth/create", None, json!({"email": "staff@example.com", "first_name": "", "last_name": "X"})).await,
+        422,
+    );
 }
 
 crate::both!(registration_and_availability_tell_nothing);

@@ -5,7 +5,12 @@ use portal_proto::auth::v1::{auth_service_client::AuthServiceClient, RotateSigni
 use serde_json::json;
 use sqlx::Row;
 
-crate::both!(a_token_after_logout_is_refused, a_native_session_token_is_swapped_for_a_fresh_one, registration_validates_and_creates_once, a_check_in_is_recorded_when_the_member_signs_in);
+crate::both!(
+    a_token_after_logout_is_refused,
+    a_native_session_token_is_swapped_for_a_fresh_one,
+    registration_validates_and_creates_once,
+    a_check_in_is_recorded_when_the_member_signs_in
+);
 
 async fn a_token_after_logout_is_refused(app: &TestApp) {
     let t = app.sign_in("demo@example.com").await;
@@ -33,7 +38,11 @@ async fn a_native_session_token_is_swapped_for_a_fresh_one(app: &TestApp) {
 
 async fn registration_validates_and_creates_once(app: &TestApp) {
     let bad = app
-        .post("/api/auth/create", None, json!({"email": "nope", "first_name": "", "last_name": "X<script>", "phone": "0400", "birth_date": "2999-01-01"}))
+        .post(
+            "/api/auth/create",
+            None,
+            json!({"email": "nope", "first_name": "", "last_name": "X<script>", "phone": "0400", "birth_date": "2999-01-01"}),
+        )
         .await;
     assert_error_shape(&bad, 422);
     for f in ["email", "first_name", "last_name", "phone", "birth_date"] {
@@ -51,16 +60,25 @@ async fn registration_validates_and_creates_once(app: &TestApp) {
     assert_eq!((p.body["first_name"].as_str(), p.body["email"].as_str()), (Some("Nia"), Some("new.member@example.com")));
 
     // Again: the same answer, no second account, and the first keeps its name.
-    let dup = app.post("/api/auth/create", None, json!({"email": "new.member@example.com", "first_name": "Nia", "last_name": "Again"})).await;
+    let dup =
+        app.post("/api/auth/create", None, json!({"email": "new.member@example.com", "first_name": "Nia", "last_name": "Again"})).await;
     assert_eq!((dup.status, &dup.body), (ok.status, &ok.body));
-    let n: i64 = sqlx::query("SELECT COUNT(*) AS n FROM profiles WHERE email = 'new.member@example.com'").fetch_one(&app.profile_db().await.pool).await.unwrap().get("n");
+    let n: i64 = sqlx::query("SELECT COUNT(*) AS n FROM profiles WHERE email = 'new.member@example.com'")
+        .fetch_one(&app.profile_db().await.pool)
+        .await
+        .unwrap()
+        .get("n");
     assert_eq!(n, 1);
     assert_eq!(app.get("/api/profile", s.body["token"].as_str()).await.body["last_name"], "New");
 }
 
 async fn a_check_in_is_recorded_when_the_member_signs_in(app: &TestApp) {
     let r = app
-        .post("/api/auth", None, json!({"email": "demo@example.com", "redirect": "/home", "location": "melbourne-central", "mode": "visit"}))
+        .post(
+            "/api/auth",
+            None,
+            json!({"email": "demo@example.com", "redirect": "/home", "location": "melbourne-central", "mode": "visit"}),
+        )
         .await;
     assert_eq!(r.status, 200);
     assert_error_shape(&app.post("/api/auth", None, json!({"email": "demo@example.com", "mode": "visit"})).await, 422);

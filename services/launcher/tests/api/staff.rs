@@ -15,7 +15,11 @@ async fn staff_view_a_member_read_only_and_the_member_sees_it(app: &TestApp) {
 
     let staff_id = payload(&staff)["pid"].as_str().unwrap().to_string();
     let imp = app
-        .post(&format!("/api/auth/impersonate/{target}"), Some(&staff), json!({"staffId": staff_id, "reason": "Customer called about an order"}))
+        .post(
+            &format!("/api/auth/impersonate/{target}"),
+            Some(&staff),
+            json!({"staffId": staff_id, "reason": "Customer called about an order"}),
+        )
         .await;
     assert_eq!(imp.status, 200, "{:?}", imp.body);
     assert_eq!(imp.body["impersonatedProfile"]["first_name"], "Oliver");
@@ -29,7 +33,9 @@ async fn staff_view_a_member_read_only_and_the_member_sees_it(app: &TestApp) {
     // Reads work, as the member.
     assert_eq!(app.get("/api/profile", Some(&t)).await.body["email"], "other@example.com");
     // Every write is refused with a clear message, on real and pending routes alike.
-    for (method, path) in [("PUT", "/api/profile"), ("PUT", "/api/profile/attributes/comms"), ("POST", "/api/connections"), ("POST", "/api/qff/link")] {
+    for (method, path) in
+        [("PUT", "/api/profile"), ("PUT", "/api/profile/attributes/comms"), ("POST", "/api/connections"), ("POST", "/api/qff/link")]
+    {
         let r = app.call(method, path, Some(&t), Some(json!({}))).await;
         assert_error_shape(&r, 403);
         assert_eq!(r.body["message"], portal_common::token::IMPERSONATION_READ_ONLY);
@@ -83,7 +89,8 @@ async fn only_staff_search_and_impersonate(app: &TestApp) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_view_that_runs_out_is_shown_as_ended() {
-    let app = crate::helpers::spawn_app(crate::helpers::Options { tweak: |s| s.impersonation_ttl_secs = 1, ..Default::default() }).await.unwrap();
+    let app =
+        crate::helpers::spawn_app(crate::helpers::Options { tweak: |s| s.impersonation_ttl_secs = 1, ..Default::default() }).await.unwrap();
     let staff = app.sign_in("staff@example.com").await;
     let member = app.sign_in("other@example.com").await;
     let target = app.get("/api/profile", Some(&member)).await.body["id"].as_str().unwrap().to_string();

@@ -17,7 +17,13 @@ crate::both!(
 async fn open_view(app: &TestApp, member: &str) -> (String, String) {
     let staff = app.sign_in("staff@example.com").await;
     let pid = TestApp::pid(member);
-    let r = app.post(&format!("/api/auth/impersonate/{pid}"), Some(&staff), json!({"staffId": payload(&staff)["pid"], "reason": "Customer called"})).await;
+    let r = app
+        .post(
+            &format!("/api/auth/impersonate/{pid}"),
+            Some(&staff),
+            json!({"staffId": payload(&staff)["pid"], "reason": "Customer called"}),
+        )
+        .await;
     assert_eq!(r.status, 200, "{:?}", r.body);
     let view = r.body["token"].as_str().unwrap().to_string();
     assert_eq!(app.get("/api/profile", Some(&view)).await.status, 200);
@@ -84,7 +90,8 @@ async fn deleting_the_account_ends_every_view(app: &TestApp) {
     let member = app.sign_in("other@example.com").await;
     let (_, view) = open_view(app, &member).await;
     assert_eq!(app.post("/api/privacy/delete/code", Some(&member), json!({})).await.status, 200);
-    let m = app.outbox().await.into_iter().find(|m| m["to"] == "other@example.com" && m["subject"] == "Your account deletion code").unwrap();
+    let m =
+        app.outbox().await.into_iter().find(|m| m["to"] == "other@example.com" && m["subject"] == "Your account deletion code").unwrap();
     let r = app.post("/api/privacy/delete", Some(&member), json!({"code": six_digits(m["text"].as_str().unwrap())})).await;
     assert!(r.status < 300, "{:?}", r.body);
     let r = app.get("/api/profile", Some(&view)).await;
@@ -95,7 +102,8 @@ async fn deleting_the_account_ends_every_view(app: &TestApp) {
 /// `POST /api/connections` writing a row owned by the staff id. Walks the OpenAPI document: every
 /// signed-in route but sign-out and the staff routes refuses it with 403, and nothing is written.
 async fn a_staff_session_is_refused_on_every_member_route(app: &TestApp) {
-    const NOT_MEMBER_ROUTES: &[(&str, &str)] = &[("post", "/api/auth/logout"), ("post", "/api/auth/searchById"), ("post", "/api/auth/impersonate/{profileId}")];
+    const NOT_MEMBER_ROUTES: &[(&str, &str)] =
+        &[("post", "/api/auth/logout"), ("post", "/api/auth/searchById"), ("post", "/api/auth/impersonate/{profileId}")];
     let staff = app.sign_in("staff@example.com").await;
     let staff_id = payload(&staff)["pid"].as_str().unwrap().to_string();
     let doc = app.get("/api/openapi.json", None).await.body;
@@ -107,9 +115,27 @@ async fn a_staff_session_is_refused_on_every_member_route(app: &TestApp) {
                 continue;
             }
             // Path parameters: values that parse for every route (numeric ids, `namespace:handle`).
-            let url = path.split('/').map(|seg| if seg.starts_with('{') { if seg == "{key}" { "locale:language" } else { "1" } } else { seg }).collect::<Vec<_>>().join("/");
+            let url = path
+                .split('/')
+                .map(|seg| {
+                    if seg.starts_with('{') {
+                        if seg == "{key}" {
+                            "locale:language"
+                        } else {
+                            "1"
+                        }
+                    } else {
+                        seg
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join("/");
             let body = (method != "get").then(|| json!({"points": 1000, "store": "melbourne-central", "email": "x@example.com"}));
-            let mut req = app.http.request(method.to_uppercase().parse().unwrap(), app.url(&url)).bearer_auth(&staff).header("Idempotency-Key", "staff-walk-1");
+            let mut req = app
+                .http
+                .request(method.to_uppercase().parse().unwrap(), app.url(&url))
+                .bearer_auth(&staff)
+                .header("Idempotency-Key", "staff-walk-1");
             if let Some(b) = &body {
                 req = req.json(b);
             }

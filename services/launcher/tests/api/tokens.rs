@@ -7,7 +7,18 @@ use portal_common::token::{Claims, Signer, TYPE_SESSION};
 
 /// Claims naming `jti`: a real session's id, so that only the token itself is at fault.
 fn claims_for(jti: &str, pid: &str, exp: i64) -> Claims {
-    Claims { pid: pid.into(), exp, iat: 0, auth_time: 0, jti: jti.into(), typ: TYPE_SESSION.into(), staff: false, tenant: "demo".into(), redirect: None, act: None }
+    Claims {
+        pid: pid.into(),
+        exp,
+        iat: 0,
+        auth_time: 0,
+        jti: jti.into(),
+        typ: TYPE_SESSION.into(),
+        staff: false,
+        tenant: "demo".into(),
+        redirect: None,
+        act: None,
+    }
 }
 
 async fn real_signer(app: &TestApp) -> Signer {
@@ -93,12 +104,8 @@ async fn tokens_survive_a_restart_of_the_services() {
     let mut s2 = settings.clone();
     s2.services = Default::default();
     let second = portal_launcher::start(s2).await.unwrap();
-    let r = reqwest::Client::new()
-        .get(format!("http://127.0.0.1:{}/api/profile", second.gateway_port))
-        .bearer_auth(&t)
-        .send()
-        .await
-        .unwrap();
+    let r =
+        reqwest::Client::new().get(format!("http://127.0.0.1:{}/api/profile", second.gateway_port)).bearer_auth(&t).send().await.unwrap();
     assert_eq!(r.status(), 200);
     second.stop().await.unwrap();
     app.stop().await;

@@ -17,7 +17,15 @@ pub async fn seed(db: &Db, tenant: &str) -> anyhow::Result<()> {
     let definitions: [(i64, &str, &str, Option<&str>, i64, i64, i64); 3] = [
         (301, "Double points weekend", "Earn twice the points on everything you buy this weekend.", Some(double_meta), 1, 1, now + 3 * DAY),
         (302, "Birthday gift", "Enjoy 20% off one full-price item during your birthday month.", Some(birthday_meta), 1, 0, now + 25 * DAY),
-        (303, "Free alterations", "Free hemming and alterations on any full-price garment until the end of the season.", None, 1, 1, now + 40 * DAY),
+        (
+            303,
+            "Free alterations",
+            "Free hemming and alterations on any full-price garment until the end of the season.",
+            None,
+            1,
+            1,
+            now + 40 * DAY,
+        ),
     ];
     for (id, name, desc, meta, published, claimable, ends) in definitions {
         sqlx::query(
@@ -60,10 +68,58 @@ pub async fn seed(db: &Db, tenant: &str) -> anyhow::Result<()> {
     // (id, name, description, terms, points, issued, expires, source, catalogue id, code, used)
     type R<'a> = (i64, &'a str, &'a str, &'a str, i64, i64, i64, &'a str, &'a str, &'a str, Option<i64>);
     let rewards: [R; 4] = [
-        (101, "$10 voucher", "Take $10 off your next purchase of $50 or more.", "One voucher per purchase. Not exchangeable for cash.", 0, now - 5 * DAY, now + 60 * DAY, "gift", "", "K7QM-4TXA-9PWD", None),
-        (102, "Free coffee", "A regular coffee at any participating store café.", "One coffee per voucher, at participating cafés.", 0, now - DAY, now + 14 * DAY, "gift", "", "C8FE-3RNV-6HJB", None),
-        (103, "Free coffee", "A regular coffee at any participating store café.", "One coffee per voucher, at participating cafés.", 300, now - 60 * DAY, now - 30 * DAY, "redemption", "coffee", "W2KD-7MPS-4GYT", Some(now - 58 * DAY)),
-        (104, "Free shipping", "Free standard shipping on your next online order.", "Online orders within Australia.", 0, now - 100 * DAY, now - 10 * DAY, "gift", "", "S9HP-2NQX-5TRE", None),
+        (
+            101,
+            "$10 voucher",
+            "Take $10 off your next purchase of $50 or more.",
+            "One voucher per purchase. Not exchangeable for cash.",
+            0,
+            now - 5 * DAY,
+            now + 60 * DAY,
+            "gift",
+            "",
+            "K7QM-4TXA-9PWD",
+            None,
+        ),
+        (
+            102,
+            "Free coffee",
+            "A regular coffee at any participating store café.",
+            "One coffee per voucher, at participating cafés.",
+            0,
+            now - DAY,
+            now + 14 * DAY,
+            "gift",
+            "",
+            "C8FE-3RNV-6HJB",
+            None,
+        ),
+        (
+            103,
+            "Free coffee",
+            "A regular coffee at any participating store café.",
+            "One coffee per voucher, at participating cafés.",
+            300,
+            now - 60 * DAY,
+            now - 30 * DAY,
+            "redemption",
+            "coffee",
+            "W2KD-7MPS-4GYT",
+            Some(now - 58 * DAY),
+        ),
+        (
+            104,
+            "Free shipping",
+            "Free standard shipping on your next online order.",
+            "Online orders within Australia.",
+            0,
+            now - 100 * DAY,
+            now - 10 * DAY,
+            "gift",
+            "",
+            "S9HP-2NQX-5TRE",
+            None,
+        ),
     ];
     for (id, name, desc, terms, points, issued, expires, source, cat, code, used) in rewards {
         sqlx::query(
@@ -90,17 +146,67 @@ pub async fn seed(db: &Db, tenant: &str) -> anyhow::Result<()> {
     // The ledger, only for members who have none yet (an older data directory keeps its own).
     let year = 365 * DAY;
     let demo: Vec<Credit> = vec![
-        Credit { source: Source::Bonus, reason: "Welcome bonus", reference: "demo:d1:welcome", points: 500, at: now - 400 * DAY, expires_at: Some(now - 35 * DAY) },
-        Credit { source: Source::Bonus, reason: "Spring bonus", reference: "demo:d1:spring", points: 1200, at: now - 340 * DAY, expires_at: Some(now + 25 * DAY) },
-        Credit { source: Source::Bonus, reason: "Birthday bonus", reference: "demo:d1:birthday", points: 1500, at: now - 120 * DAY, expires_at: Some(now - 120 * DAY + year) },
-        Credit { source: Source::Purchase, reason: "Online", reference: "purchase:txn_demo_3", points: 70, at: now - 31 * DAY, expires_at: Some(now - 31 * DAY + year) },
-        Credit { source: Source::Purchase, reason: "Chadstone", reference: "purchase:txn_demo_2", points: 149, at: now - 9 * DAY, expires_at: Some(now - 9 * DAY + year) },
-        Credit { source: Source::Purchase, reason: "Melbourne Central", reference: "purchase:txn_demo_1", points: 130, at: now - 2 * DAY, expires_at: Some(now - 2 * DAY + year) },
+        Credit {
+            source: Source::Bonus,
+            reason: "Welcome bonus",
+            reference: "demo:d1:welcome",
+            points: 500,
+            at: now - 400 * DAY,
+            expires_at: Some(now - 35 * DAY),
+        },
+        Credit {
+            source: Source::Bonus,
+            reason: "Spring bonus",
+            reference: "demo:d1:spring",
+            points: 1200,
+            at: now - 340 * DAY,
+            expires_at: Some(now + 25 * DAY),
+        },
+        Credit {
+            source: Source::Bonus,
+            reason: "Birthday bonus",
+            reference: "demo:d1:birthday",
+            points: 1500,
+            at: now - 120 * DAY,
+            expires_at: Some(now - 120 * DAY + year),
+        },
+        Credit {
+            source: Source::Purchase,
+            reason: "Online",
+            reference: "purchase:txn_demo_3",
+            points: 70,
+            at: now - 31 * DAY,
+            expires_at: Some(now - 31 * DAY + year),
+        },
+        Credit {
+            source: Source::Purchase,
+            reason: "Chadstone",
+            reference: "purchase:txn_demo_2",
+            points: 149,
+            at: now - 9 * DAY,
+            expires_at: Some(now - 9 * DAY + year),
+        },
+        Credit {
+            source: Source::Purchase,
+            reason: "Melbourne Central",
+            reference: "purchase:txn_demo_1",
+            points: 130,
+            at: now - 2 * DAY,
+            expires_at: Some(now - 2 * DAY + year),
+        },
     ];
     let coffee = Debit { source: Source::Redemption, reason: "Free coffee", reference: "redeem:103", points: 300, at: now - 60 * DAY };
-    let other = [Credit { source: Source::Bonus, reason: "Welcome bonus", reference: "demo:d2:welcome", points: 500, at: now - 40 * DAY, expires_at: Some(now - 40 * DAY + year) }];
+    let other = [Credit {
+        source: Source::Bonus,
+        reason: "Welcome bonus",
+        reference: "demo:d2:welcome",
+        points: 500,
+        at: now - 40 * DAY,
+        expires_at: Some(now - 40 * DAY + year),
+    }];
     for (pid, credits, debits) in [(DEMO_ID, &demo[..], &[coffee][..]), (OTHER_ID, &other[..], &[][..])] {
-        let has_ledger = sqlx::query("SELECT id FROM loyalty_ledger WHERE profile_id = $1 LIMIT 1").bind(pid).fetch_optional(&db.pool).await?;
+        let has_ledger =
+            sqlx::query("SELECT id FROM loyalty_ledger WHERE profile_id = $1 LIMIT 1").bind(pid).fetch_optional(&db.pool).await?;
         if has_ledger.is_some() {
             continue;
         }

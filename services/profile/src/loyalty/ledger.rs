@@ -457,7 +457,8 @@ impl From<Entry> for portal_proto::profile::v1::PointsEntry {
 
 /// One page of the member's ledger and how many entries there are in all.
 pub async fn entries(db: &Db, pid: &str, page: u32, per_page: u32, newest_first: bool) -> Result<(Vec<Entry>, u64)> {
-    let total: i64 = sqlx::query("SELECT COUNT(*) AS n FROM loyalty_ledger WHERE profile_id = $1").bind(pid).fetch_one(&db.pool).await?.get("n");
+    let total: i64 =
+        sqlx::query("SELECT COUNT(*) AS n FROM loyalty_ledger WHERE profile_id = $1").bind(pid).fetch_one(&db.pool).await?.get("n");
     let dir = if newest_first { "DESC" } else { "ASC" };
     let rows = sqlx::query(&format!(
         "SELECT id, points, kind, source, reason, reference, issued_at, expires_at FROM loyalty_ledger WHERE profile_id = $1

@@ -15,11 +15,14 @@ use crate::error::ProfileError;
 use ledger::{Credit, Debit, Source};
 use portal_common::config::Settings;
 use portal_common::db::Db;
+use portal_common::grpc::Channel;
 use portal_common::identity::Caller;
-use portal_proto::profile::v1::{self as pb, loyalty_service_server::{LoyaltyService, LoyaltyServiceServer}};
+use portal_proto::profile::v1::{
+    self as pb,
+    loyalty_service_server::{LoyaltyService, LoyaltyServiceServer},
+};
 use portal_proto::refdata::v1::{refdata_service_client::RefdataServiceClient, GetConfigRequest};
 use rules::LoyaltyRules;
-use portal_common::grpc::Channel;
 use tonic::{Request, Response, Status};
 
 pub const DAY: i64 = 86_400;
@@ -126,7 +129,9 @@ fn tier(level: &rules::TierLevel, current: bool) -> pb::Tier {
 fn by_day(lots: &[(i64, i64)], zone: chrono_tz::Tz, limit: usize) -> Vec<pb::Expiring> {
     let mut out: Vec<pb::Expiring> = Vec::new();
     for &(points, at) in lots {
-        let Some(day) = chrono::DateTime::from_timestamp(at, 0).map(|t| t.with_timezone(&zone).format("%Y-%m-%d").to_string()) else { continue };
+        let Some(day) = chrono::DateTime::from_timestamp(at, 0).map(|t| t.with_timezone(&zone).format("%Y-%m-%d").to_string()) else {
+            continue;
+        };
         if let Some(last) = out.last_mut().filter(|l| l.date == day) {
             last.points += points;
         } else if out.len() == limit {
@@ -154,10 +159,7 @@ impl LoyaltyService for Loyalty {
         let (page, per_page) = (r.page.max(1), if r.per_page == 0 { 20 } else { r.per_page.min(100) });
         ledger::expire_member(&self.db, &c.profile_id, now()).await?;
         let (list, total) = ledger::entries(&self.db, &c.profile_id, page, per_page, r.newest_first).await?;
-        let entries = list
-            .into_iter()
-            .map(pb::PointsEntry::from)
-            .collect();
+        let entries = list.into_iter().map(pb::PointsEntry::from).collect();
         Ok(Response::new(pb::ListPointsResponse { entries, page, per_page, total }))
     }
 
@@ -244,7 +246,10 @@ impl LoyaltyService for Loyalty {
     }
 
     #[tracing::instrument(skip_all)]
-    async fn get_benefit_definition(&self, req: Request<pb::GetBenefitDefinitionRequest>) -> Result<Response<pb::BenefitDefinition>, Status> {
+    async fn get_benefit_definition(
+        &self,
+        req: Request<pb::GetBenefitDefinitionRequest>,
+    ) -> Result<Response<pb::BenefitDefinition>, Status> {
         caller(&req)?;
         Ok(Response::new(offers::definition(&self.db, &self.tenant, req.into_inner().id).await?))
     }
@@ -263,10 +268,12 @@ impl LoyaltyService for Loyalty {
         let (rules, now) = (self.rules().await?, now());
         let mut tx = self.db.begin().await.map_err(ProfileError::from)?;
         let posted = if r.points > 0 {
-            let credit = Credit { source, reason: &r.reason, reference: &r.reference, points: r.points, at: now, expires_at: rules.expiry_for(now) };
+            let credit =
+                Credit { source, reason: &r.reason, reference: &r.reference, points: r.points, at: now, expires_at: rules.expiry_for(now) };
             ledger::credit(&mut tx, &r.profile_id, &credit).await?
         } else {
-            ledger::debit(&mut tx, &r.profile_id, &Debit { source, reason: &r.reason, reference: &r.reference, points: -r.points, at: now }).await?
+            ledger::debit(&mut tx, &r.profile_id, &Debit { source, reason: &r.reason, reference: &r.reference, points: -r.points, at: now })
+                .await?
         };
         let balance = ledger::balance(&mut *tx, &r.profile_id).await?;
         tx.commit().await.map_err(ProfileError::from)?;
@@ -316,12 +323,13 @@ impl LoyaltyService for Loyalty {
 
 /// The member's loyalty side for the data export: every ledger entry (oldest first), every
 /// reward and every offer.
-pub(crate) async fn export(db: &Db, pid: &str, now: i64) -> Result<(Vec<pb::PointsEntry>, Vec<pb::Reward>, Vec<pb::Benefit>), ProfileError> {
+pub(crate) async fn export(
+    db: &Db,
+    pid: &str,
+    now: i64,
+) -> Result<(Vec<pb::PointsEntry>, Vec<pb::Reward>, Vec<pb::Benefit>), ProfileError> {
     let (entries, _) = ledger::entries(db, pid, 1, u32::MAX, false).await?;
-    let ledger = entries
-        .into_iter()
-        .map(pb::PointsEntry::from)
-        .collect();
+    let ledger = entries.into_iter().map(pb::PointsEntry::from).collect();
     Ok((ledger, rewards::all(db, pid, now).await?, offers::all(db, pid).await?))
 }
 
@@ -330,13 +338,21 @@ pub(crate) async fn export(db: &Db, pid: &str, now: i64) -> Result<(Vec<pb::Poin
 /// member) with amounts, kinds, sources and dates kept, and the free text and the references
 /// (which name claims, rewards and conversions) replaced. Rewards, offers and kept answers go.
 pub(crate) async fn erase(tx: &mut ledger::Tx<'_>, pid: &str, anonymous: &str) -> Result<(), ProfileError> {
-    sqlx::query("UPDATE loyalty_accounts SET profile_id = $2, review_at = NULL WHERE profile_id = $1").bind(pid).bind(anonymous).execute(&mut **tx).await?;
+    sqlx::query("UPDATE loyalty_accounts SET profile_id = $2, review_at = NULL WHERE profile_id = $1")
+        .bind(pid)
+        .bind(anonymous)
+        .execute(&mut **tx)
+        .await?;
     sqlx::query("UPDATE loyalty_ledger SET profile_id = $2, reason = '', reference = 'erased:' || id WHERE profile_id = $1")
         .bind(pid)
         .bind(anonymous)
         .execute(&mut **tx)
         .await?;
-    for sql in ["DELETE FROM loyalty_idempotency WHERE profile_id = $1", "DELETE FROM rewards WHERE profile_id = $1", "DELETE FROM benefits WHERE profile_id = $1"] {
+    for sql in [
+        "DELETE FROM loyalty_idempotency WHERE profile_id = $1",
+        "DELETE FROM rewards WHERE profile_id = $1",
+        "DELETE FROM benefits WHERE profile_id = $1",
+    ] {
         sqlx::query(sql).bind(pid).execute(&mut **tx).await?;
     }
     Ok(())

@@ -44,7 +44,8 @@ fn meta_of(raw: Option<String>) -> Option<Value> {
     raw.and_then(|m| serde_json::from_str(&m).map_err(|e| tracing::warn!(error = %e, "unreadable benefit meta")).ok())
 }
 
-const BENEFIT_COLS: &str = "b.id, b.name, b.description, b.ends_at, b.definition_id, b.activated_at, d.meta, d.is_published, d.is_claimable";
+const BENEFIT_COLS: &str =
+    "b.id, b.name, b.description, b.ends_at, b.definition_id, b.activated_at, d.meta, d.is_published, d.is_claimable";
 
 fn benefit(r: &sqlx::any::AnyRow) -> pb::Benefit {
     let meta = meta_of(r.get("meta"));
@@ -128,12 +129,14 @@ pub async fn activate(db: &Db, pid: &str, id: i64, now: i64) -> Result<pb::Benef
 
 /// One of the tenant's definitions, as stored (overrides not applied: the caller has the flags).
 pub async fn definition(db: &Db, tenant: &str, id: i64) -> Result<pb::BenefitDefinition> {
-    let r = sqlx::query("SELECT id, name, description, meta, is_published, is_claimable, ends_at FROM benefit_definitions WHERE id = $1 AND tenant = $2")
-        .bind(id)
-        .bind(tenant)
-        .fetch_optional(&db.pool)
-        .await?
-        .ok_or(ProfileError::Missing(NOT_FOUND))?;
+    let r = sqlx::query(
+        "SELECT id, name, description, meta, is_published, is_claimable, ends_at FROM benefit_definitions WHERE id = $1 AND tenant = $2",
+    )
+    .bind(id)
+    .bind(tenant)
+    .fetch_optional(&db.pool)
+    .await?
+    .ok_or(ProfileError::Missing(NOT_FOUND))?;
     Ok(pb::BenefitDefinition {
         id: r.get("id"),
         name: r.get("name"),

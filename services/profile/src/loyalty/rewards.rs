@@ -65,14 +65,16 @@ fn reward(r: &sqlx::any::AnyRow, now: i64) -> pb::Reward {
 
 /// The member's rewards issued up to `now` (one issued for later stays hidden), newest first.
 pub async fn list(db: &Db, pid: &str, now: i64) -> Result<Vec<pb::Reward>> {
-    Ok(sqlx::query(&format!("SELECT {REWARD_COLS} FROM rewards WHERE profile_id = $1 AND issued_at <= $2 ORDER BY issued_at DESC, id DESC LIMIT 500"))
-        .bind(pid)
-        .bind(now)
-        .fetch_all(&db.pool)
-        .await?
-        .iter()
-        .map(|r| reward(r, now))
-        .collect())
+    Ok(sqlx::query(&format!(
+        "SELECT {REWARD_COLS} FROM rewards WHERE profile_id = $1 AND issued_at <= $2 ORDER BY issued_at DESC, id DESC LIMIT 500"
+    ))
+    .bind(pid)
+    .bind(now)
+    .fetch_all(&db.pool)
+    .await?
+    .iter()
+    .map(|r| reward(r, now))
+    .collect())
 }
 
 /// Every reward of the member, also those issued for later, newest first (the data export).
@@ -144,7 +146,8 @@ pub async fn redeem(db: &Db, pid: &str, key: &str, catalogue_id: &str, rules: &L
         }
         return match k.get::<String, _>("outcome").as_str() {
             "ok" => {
-                let kept: Kept = serde_json::from_str(&k.get::<String, _>("result")).map_err(|e| ProfileError::Db(sqlx::Error::Decode(e.into())))?;
+                let kept: Kept =
+                    serde_json::from_str(&k.get::<String, _>("result")).map_err(|e| ProfileError::Db(sqlx::Error::Decode(e.into())))?;
                 let reward = get(&mut *tx, pid, kept.reward_id, now).await?;
                 tx.commit().await?;
                 Ok(pb::Redemption { reward: Some(reward), points_spent: kept.points_spent, balance: kept.balance, replayed: true })
@@ -156,7 +159,8 @@ pub async fn redeem(db: &Db, pid: &str, key: &str, catalogue_id: &str, rules: &L
         return Err(ProfileError::field("catalogue_id", UNKNOWN_ITEM));
     };
     let reward_id = new_reward_id();
-    let debit = Debit { source: Source::Redemption, reason: &item.name, reference: &format!("redeem:{reward_id}"), points: item.points, at: now };
+    let debit =
+        Debit { source: Source::Redemption, reason: &item.name, reference: &format!("redeem:{reward_id}"), points: item.points, at: now };
     match ledger::debit(&mut tx, pid, &debit).await {
         Ok(_) => {}
         Err(ProfileError::NotEnoughPoints) => {
@@ -177,7 +181,16 @@ pub async fn redeem(db: &Db, pid: &str, key: &str, catalogue_id: &str, rules: &L
 }
 
 #[allow(clippy::too_many_arguments)]
-async fn keep(tx: &mut ledger::Tx<'_>, pid: &str, key: &str, request: &str, outcome: &str, message: &str, result: &str, now: i64) -> Result<()> {
+async fn keep(
+    tx: &mut ledger::Tx<'_>,
+    pid: &str,
+    key: &str,
+    request: &str,
+    outcome: &str,
+    message: &str,
+    result: &str,
+    now: i64,
+) -> Result<()> {
     sqlx::query(
         "INSERT INTO loyalty_idempotency (profile_id, idem_key, request, outcome, message, result, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
     )
@@ -229,12 +242,13 @@ pub async fn forget_old_answers(db: &Db, now: i64) -> Result<u64> {
 /// The till marks a voucher used, by its code: once, and only while it is valid.
 pub async fn use_code(db: &Db, tenant: &str, code: &str, now: i64) -> Result<pb::Reward> {
     let code = code.trim().to_uppercase();
-    let row = sqlx::query("SELECT r.id, r.profile_id FROM rewards r JOIN profiles p ON p.id = r.profile_id WHERE r.code = $1 AND p.tenant = $2")
-        .bind(&code)
-        .bind(tenant)
-        .fetch_optional(&db.pool)
-        .await?
-        .ok_or(ProfileError::Missing(NOT_FOUND))?;
+    let row =
+        sqlx::query("SELECT r.id, r.profile_id FROM rewards r JOIN profiles p ON p.id = r.profile_id WHERE r.code = $1 AND p.tenant = $2")
+            .bind(&code)
+            .bind(tenant)
+            .fetch_optional(&db.pool)
+            .await?
+            .ok_or(ProfileError::Missing(NOT_FOUND))?;
     let (id, pid): (i64, String) = (row.get("id"), row.get("profile_id"));
     let current = get(&db.pool, &pid, id, now).await?;
     match current.status.as_str() {

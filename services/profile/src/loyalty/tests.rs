@@ -19,7 +19,8 @@ struct TestDb {
 
 async fn test_db(external: bool) -> Option<TestDb> {
     let dir = tempfile::tempdir().unwrap();
-    let mut settings = Settings { data_dir: dir.path().to_path_buf(), schema_prefix: portal_common::new_id("t") + "_", ..Settings::default() };
+    let mut settings =
+        Settings { data_dir: dir.path().to_path_buf(), schema_prefix: portal_common::new_id("t") + "_", ..Settings::default() };
     if external {
         let Ok(url) = std::env::var("DATABASE_URL") else {
             eprintln!("skipped: DATABASE_URL is not set");
@@ -34,12 +35,14 @@ async fn test_db(external: bool) -> Option<TestDb> {
 impl TestDb {
     async fn member(&self) -> String {
         let id = portal_common::new_id("prf_");
-        sqlx::query("INSERT INTO profiles (id, tenant, email, first_name, last_name, created_at, updated_at) VALUES ($1, 't', $2, 'A', 'B', 0, 0)")
-            .bind(&id)
-            .bind(format!("{id}@example.com"))
-            .execute(&self.db.pool)
-            .await
-            .unwrap();
+        sqlx::query(
+            "INSERT INTO profiles (id, tenant, email, first_name, last_name, created_at, updated_at) VALUES ($1, 't', $2, 'A', 'B', 0, 0)",
+        )
+        .bind(&id)
+        .bind(format!("{id}@example.com"))
+        .execute(&self.db.pool)
+        .await
+        .unwrap();
         id
     }
     async fn drop(self) {
@@ -50,13 +53,18 @@ impl TestDb {
 #[derive(Debug, Clone)]
 enum Op {
     /// Earn points that expire after 30 days, or never.
-    Earn { points: i64, expires: bool },
+    Earn {
+        points: i64,
+        expires: bool,
+    },
     Spend(i64),
     AdjustUp(i64),
     AdjustDown(i64),
     /// The same reference as the n-th earn before (modulo), posted again: a retry.
     RetryEarn(usize),
-    Advance { days: i64 },
+    Advance {
+        days: i64,
+    },
     /// The expiry job, run twice: the second run must find nothing.
     Expire,
 }
@@ -150,7 +158,8 @@ async fn run_sequence(db: &Db, pid: &str, ops: &[Op]) -> Result<(), TestCaseErro
                 earned.push((reference.clone(), *points));
             }
             Op::AdjustUp(points) => {
-                let c = Credit { source: Source::Staff, reason: "Goodwill", reference: &reference, points: *points, at: now, expires_at: None };
+                let c =
+                    Credit { source: Source::Staff, reason: "Goodwill", reference: &reference, points: *points, at: now, expires_at: None };
                 credit(db, pid, &c).await.map_err(fail)?;
                 model.lots.push(Lot { remaining: *points, expires: None });
             }
@@ -160,7 +169,9 @@ async fn run_sequence(db: &Db, pid: &str, ops: &[Op]) -> Result<(), TestCaseErro
                 let expected = model.spend(now, *points);
                 match got {
                     Ok(p) => prop_assert!(expected && p.created, "step {step}: spent {points} that the model could not"),
-                    Err(ProfileError::NotEnoughPoints) => prop_assert!(!expected, "step {step}: refused {points} that the model could spend"),
+                    Err(ProfileError::NotEnoughPoints) => {
+                        prop_assert!(!expected, "step {step}: refused {points} that the model could spend")
+                    }
                     Err(e) => return Err(fail(e)),
                 }
             }
@@ -181,12 +192,13 @@ async fn run_sequence(db: &Db, pid: &str, ops: &[Op]) -> Result<(), TestCaseErro
         prop_assert_eq!(sum, model.balance(), "step {}: balance after {:?}", step, op);
         prop_assert!(sum >= 0);
     }
-    let expired: i64 = sqlx::query("SELECT CAST(COALESCE(SUM(points), 0) AS BIGINT) AS n FROM loyalty_ledger WHERE profile_id = $1 AND kind = 'expire'")
-        .bind(pid)
-        .fetch_one(&db.pool)
-        .await
-        .map_err(fail)?
-        .get("n");
+    let expired: i64 =
+        sqlx::query("SELECT CAST(COALESCE(SUM(points), 0) AS BIGINT) AS n FROM loyalty_ledger WHERE profile_id = $1 AND kind = 'expire'")
+            .bind(pid)
+            .fetch_one(&db.pool)
+            .await
+            .map_err(fail)?
+            .get("n");
     prop_assert_eq!(-expired, model.expired);
     Ok(())
 }
@@ -226,7 +238,14 @@ async fn racing(external: bool) {
     let now = portal_common::now_unix();
     let lots = [400i64, 500, 300];
     for (i, points) in lots.iter().enumerate() {
-        let c = Credit { source: Source::Bonus, reason: "Bonus", reference: &format!("{pid}:lot{i}"), points: *points, at: now - 10 + i as i64, expires_at: None };
+        let c = Credit {
+            source: Source::Bonus,
+            reason: "Bonus",
+            reference: &format!("{pid}:lot{i}"),
+            points: *points,
+            at: now - 10 + i as i64,
+            expires_at: None,
+        };
         credit(&t.db, &pid, &c).await.unwrap();
     }
     let tasks: Vec<_> = (0..20)
@@ -254,7 +273,13 @@ async fn racing(external: bool) {
             let (db, pid) = (t.db.clone(), pid.clone());
             tokio::spawn(async move {
                 let reference = format!("{pid}:claim");
-                credit(&db, &pid, &Credit { source: Source::Claim, reason: "Store", reference: &reference, points: 60, at: now, expires_at: None }).await.unwrap()
+                credit(
+                    &db,
+                    &pid,
+                    &Credit { source: Source::Claim, reason: "Store", reference: &reference, points: 60, at: now, expires_at: None },
+                )
+                .await
+                .unwrap()
             })
         })
         .collect();
@@ -306,7 +331,14 @@ async fn holds(external: bool) {
     let Some(t) = test_db(external).await else { return };
     let pid = t.member().await;
     let now = 1_800_000_000;
-    let earn = |reference: &'static str, points, expires_at| Credit { source: Source::Purchase, reason: "", reference, points, at: now - 10 * DAY, expires_at };
+    let earn = |reference: &'static str, points, expires_at| Credit {
+        source: Source::Purchase,
+        reason: "",
+        reference,
+        points,
+        at: now - 10 * DAY,
+        expires_at,
+    };
     credit(&t.db, &pid, &earn("e1", 300, Some(now + DAY))).await.unwrap();
     credit(&t.db, &pid, &earn("e2", 700, None)).await.unwrap();
     let hold = |reference: &'static str, points| Debit { source: Source::Conversion, reason: "QFF", reference, points, at: now };
@@ -359,7 +391,10 @@ async fn holds(external: bool) {
         .map(|r| (r.get("kind"), r.get("points")))
         .collect();
     let want: Vec<(String, i64)> =
-        [("earn", 300), ("earn", 700), ("hold", -400), ("hold", -200), ("confirm", 0), ("release", 400), ("expire", -300)].iter().map(|(k, p)| (k.to_string(), *p)).collect();
+        [("earn", 300), ("earn", 700), ("hold", -400), ("hold", -200), ("confirm", 0), ("release", 400), ("expire", -300)]
+            .iter()
+            .map(|(k, p)| (k.to_string(), *p))
+            .collect();
     assert_eq!(kinds, want);
     // A later expiry run finds nothing more to expire.
     assert_eq!(ledger::expire_member(&t.db, &pid, now + 4 * DAY).await.unwrap(), (0, 0));

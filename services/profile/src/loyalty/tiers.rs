@@ -96,11 +96,7 @@ pub async fn record(db: &Db, pid: &str, rules: &LoyaltyRules, st: &Status) -> Re
         .await?
         .rows_affected()
         == 1;
-    sqlx::query("UPDATE loyalty_accounts SET review_at = $2 WHERE profile_id = $1")
-        .bind(pid)
-        .bind(st.kept_until)
-        .execute(&mut *tx)
-        .await?;
+    sqlx::query("UPDATE loyalty_accounts SET review_at = $2 WHERE profile_id = $1").bind(pid).bind(st.kept_until).execute(&mut *tx).await?;
     tx.commit().await?;
     Ok(changed)
 }
@@ -108,12 +104,15 @@ pub async fn record(db: &Db, pid: &str, rules: &LoyaltyRules, st: &Status) -> Re
 /// Whether the profile's stored tier differs from `st`, or the member's review is due: only then
 /// is there anything for `record` to write (a read of the tier stays a read otherwise).
 pub async fn needs_recording(db: &Db, pid: &str, rules: &LoyaltyRules, st: &Status, now: i64) -> Result<bool> {
-    let row = sqlx::query("SELECT p.tier_handle, a.review_at FROM profiles p LEFT JOIN loyalty_accounts a ON a.profile_id = p.id WHERE p.id = $1")
-        .bind(pid)
-        .fetch_optional(&db.pool)
-        .await?;
+    let row = sqlx::query(
+        "SELECT p.tier_handle, a.review_at FROM profiles p LEFT JOIN loyalty_accounts a ON a.profile_id = p.id WHERE p.id = $1",
+    )
+    .bind(pid)
+    .fetch_optional(&db.pool)
+    .await?;
     Ok(row.is_some_and(|r| {
-        r.get::<String, _>("tier_handle") != rules.tiers.levels[st.current].handle || r.get::<Option<i64>, _>("review_at").is_some_and(|at| at <= now)
+        r.get::<String, _>("tier_handle") != rules.tiers.levels[st.current].handle
+            || r.get::<Option<i64>, _>("review_at").is_some_and(|at| at <= now)
     }))
 }
 
