@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test of the project and ends with one line: `N passed, N failed`.
 #   1. cargo: unit and integration tests (storage/KV tests use PostgreSQL and Redis too when
-#      DATABASE_URL and REDIS_URL are set)
+#      DATABASE_URL and REDIS_URL are set); then the Rust style gates: rustfmt and clippy
+#      (-D warnings) over every crate and target
 #   2. the OpenAPI document and the front end's generated types agree; then the server does what
 #      the document says (tools/contract.sh: schemathesis, every check, signed in as a member)
 #   3. the front end type-checks (tsc --noEmit over every package), then jest in every package
@@ -27,6 +28,18 @@ cargo_rc=${PIPESTATUS[0]}
 read -r p f < <(awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($(i+1) ~ /^passed/) p += $i; if ($(i+1) ~ /^failed/) f += $i } } END { print p+0, f+0 }' "$logs/cargo.log")
 [ "$cargo_rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1   # a build failure counts as a failure
 add "$p" "$f"
+
+echo "== Rust style: cargo fmt --check (rustfmt.toml), cargo clippy with warnings as errors"
+if cargo fmt --all -- --check > "$logs/fmt.log" 2>&1; then
+  echo "formatted"; add 1 0
+else
+  head -40 "$logs/fmt.log"; echo "FAILED: cargo fmt --all -- --check (run cargo fmt --all)"; add 0 1
+fi
+if cargo clippy --workspace --all-targets -- -D warnings > "$logs/clippy.log" 2>&1; then
+  echo "clippy: no warnings"; add 1 0
+else
+  grep -E "^(warning|error)" -A8 "$logs/clippy.log" | head -60; echo "FAILED: cargo clippy (full log: $logs/clippy.log)"; add 0 1
+fi
 
 echo "== OpenAPI document vs generated front-end types"
 # target/debug/portal was built by cargo test (the launcher's integration tests need it); building

@@ -179,7 +179,7 @@ impl Inner {
         }
         let found =
             self.profiles.clone().find_by_email(profile_pb::FindByEmailRequest { email: email.as_str().into() }).await?.into_inner();
-        Ok(found.found.then(|| Account { id: found.profile_id, first_name: found.first_name, phone: found.phone, staff: false }))
+        Ok(found.found.then_some(Account { id: found.profile_id, first_name: found.first_name, phone: found.phone, staff: false }))
     }
 
     async fn staff_name(&self, id: &str) -> Result<Option<String>, AuthError> {

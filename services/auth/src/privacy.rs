@@ -281,7 +281,7 @@ impl Inner {
                 entries.push(pb::AccessLogEntry { action: "stop".into(), reason: crate::EXPIRED_VIEW.into(), at: ends / 1000, ..entry(r) });
             }
         }
-        entries.sort_by(|a, b| b.at.cmp(&a.at));
+        entries.sort_by_key(|e| std::cmp::Reverse(e.at));
         Ok(entries)
     }
 }

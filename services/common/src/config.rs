@@ -266,8 +266,9 @@ impl Default for Settings {
 }
 
 impl Settings {
-    /// Loads the layers described in the module doc. Fails naming every bad setting.
-    pub fn load() -> Result<Self, figment::Error> {
+    /// Loads the layers described in the module doc. Fails naming every bad setting (boxed: the
+    /// error is large and only ever travels once, at start-up).
+    pub fn load() -> Result<Self, Box<figment::Error>> {
         let mode = std::env::var("PORTAL_MODE").unwrap_or_else(|_| "dev".into());
         let s: Settings = Figment::from(Serialized::defaults(Settings::default()))
             .merge(Toml::file("config/portal.toml"))
@@ -275,7 +276,8 @@ impl Settings {
             .merge(Env::prefixed("PORTAL_").split("__"))
             .merge(Env::raw().only(&["DATABASE_URL", "REDIS_URL", "PORT", "SMTP_URL", "SMS_URL"]))
             .merge(Env::prefixed("QFF_").only(&["API_URL", "API_KEY"]).map(|k| format!("qff.{k}").into()))
-            .extract()?;
+            .extract()
+            .map_err(Box::new)?;
         Ok(s)
     }
 
@@ -302,6 +304,8 @@ impl Settings {
 }
 
 #[cfg(test)]
+// figment::Jail's closures must return figment's own error, which is large: not ours to box.
+#[allow(clippy::result_large_err)]
 mod tests {
     use super::*;
 
@@ -310,7 +314,7 @@ mod tests {
         figment::Jail::expect_with(|jail| {
             jail.set_env("PORTAL_TRUSTED_PROXIES", r#"["10.0.0.0/8", "127.0.0.1"]"#);
             jail.set_env("PORTAL_RATE_LIMIT__PER_IP", "7");
-            let s = Settings::load()?;
+            let s = Settings::load().map_err(|e| *e)?;
             assert_eq!(s.trusted_proxies, ["10.0.0.0/8", "127.0.0.1"]);
             assert_eq!(s.rate_limit.per_ip, 7);
             Ok(())
@@ -324,7 +328,7 @@ mod tests {
             jail.set_env("QFF_API_URL", "https://partner.example/api");
             jail.set_env("QFF_API_KEY", "k-1");
             jail.set_env("PORTAL_QFF__TIMEOUT_MS", "1500");
-            let s = Settings::load()?;
+            let s = Settings::load().map_err(|e| *e)?;
             assert_eq!(s.qff.api_url.as_deref(), Some("https://partner.example/api"));
             assert_eq!(s.qff.api_key.as_ref().map(|k| k.expose_secret().to_string()).as_deref(), Some("k-1"));
             assert_eq!(s.qff.timeout_ms, 1500);

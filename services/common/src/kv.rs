@@ -160,11 +160,14 @@ async fn within<T>(op: &'static str, remote: bool, call: impl std::future::Futur
 
 static PROCESS_STORE: std::sync::OnceLock<Arc<dyn KvBackend>> = std::sync::OnceLock::new();
 
+/// A value and, if it expires, when.
+type Entry = (Vec<u8>, Option<Instant>);
+
 #[derive(Default)]
 struct MemoryKv {
     /// Reads (every token check, every cached profile) share the lock; an expired entry is
     /// absent to them and removed by the next write that meets it.
-    map: RwLock<HashMap<String, (Vec<u8>, Option<Instant>)>>,
+    map: RwLock<HashMap<String, Entry>>,
 }
 
 impl MemoryKv {
@@ -184,7 +187,7 @@ impl MemoryKv {
     fn sweep(map: &mut HashMap<String, (Vec<u8>, Option<Instant>)>) {
         if map.len() > 10_000 {
             let now = Instant::now();
-            map.retain(|_, (_, t)| t.map_or(true, |t| t > now));
+            map.retain(|_, (_, t)| t.is_none_or(|t| t > now));
         }
     }
 }

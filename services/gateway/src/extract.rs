@@ -272,31 +272,6 @@ impl<S: Send + Sync> FromRequestParts<S> for ClientIp {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn xff(v: &str) -> axum::http::HeaderMap {
-        let mut h = axum::http::HeaderMap::new();
-        h.insert("x-forwarded-for", v.parse().unwrap());
-        h
-    }
-
-    #[test]
-    fn forwarded_for_is_believed_only_from_trusted_proxies() {
-        let trusted = parse_proxies(&["10.0.0.0/8".into(), "192.168.1.1".into()]).unwrap();
-        let ip = |s: &str| Some(s.parse::<std::net::IpAddr>().unwrap());
-        // From an untrusted peer the header is ignored.
-        assert_eq!(client_ip(ip("203.0.113.9"), &xff("1.2.3.4"), &trusted), ip("203.0.113.9"));
-        // Through trusted proxies: the rightmost hop that is not one of them.
-        assert_eq!(client_ip(ip("10.1.2.3"), &xff("6.6.6.6, 198.51.100.7, 10.9.9.9"), &trusted), ip("198.51.100.7"));
-        assert_eq!(client_ip(ip("192.168.1.1"), &xff("198.51.100.7"), &trusted), ip("198.51.100.7"));
-        // No header: the proxy itself.
-        assert_eq!(client_ip(ip("10.1.2.3"), &axum::http::HeaderMap::new(), &trusted), ip("10.1.2.3"));
-        assert!(parse_proxies(&["not-an-ip".into()]).is_err());
-    }
-}
-
 /// `axum::extract::Query`, refusing a malformed query string in the spec's error shape (400,
 /// `errors.query`) instead of axum's plain text.
 pub struct Query<T>(pub T);
@@ -332,5 +307,30 @@ where
             Ok(axum::extract::Path(v)) => Ok(Path(v)),
             Err(_) => Err(ApiError::not_found()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn xff(v: &str) -> axum::http::HeaderMap {
+        let mut h = axum::http::HeaderMap::new();
+        h.insert("x-forwarded-for", v.parse().unwrap());
+        h
+    }
+
+    #[test]
+    fn forwarded_for_is_believed_only_from_trusted_proxies() {
+        let trusted = parse_proxies(&["10.0.0.0/8".into(), "192.168.1.1".into()]).unwrap();
+        let ip = |s: &str| Some(s.parse::<std::net::IpAddr>().unwrap());
+        // From an untrusted peer the header is ignored.
+        assert_eq!(client_ip(ip("203.0.113.9"), &xff("1.2.3.4"), &trusted), ip("203.0.113.9"));
+        // Through trusted proxies: the rightmost hop that is not one of them.
+        assert_eq!(client_ip(ip("10.1.2.3"), &xff("6.6.6.6, 198.51.100.7, 10.9.9.9"), &trusted), ip("198.51.100.7"));
+        assert_eq!(client_ip(ip("192.168.1.1"), &xff("198.51.100.7"), &trusted), ip("198.51.100.7"));
+        // No header: the proxy itself.
+        assert_eq!(client_ip(ip("10.1.2.3"), &axum::http::HeaderMap::new(), &trusted), ip("10.1.2.3"));
+        assert!(parse_proxies(&["not-an-ip".into()]).is_err());
     }
 }

@@ -125,6 +125,6 @@ impl Verifier {
     }
 
     fn may_refresh(&self) -> bool {
-        self.last_refresh.lock().unwrap().map_or(true, |t| t.elapsed() >= REFRESH_AT_MOST_EVERY)
+        self.last_refresh.lock().unwrap().is_none_or(|t| t.elapsed() >= REFRESH_AT_MOST_EVERY)
     }
 }

@@ -18,10 +18,8 @@ pub struct Stack {
     socket_dir: Option<std::path::PathBuf>,
 }
 
-fn stopped(mut rx: watch::Receiver<bool>) -> impl std::future::Future<Output = ()> + Send + 'static {
-    async move {
-        let _ = rx.wait_for(|s| *s).await;
-    }
+async fn stopped(mut rx: watch::Receiver<bool>) {
+    let _ = rx.wait_for(|s| *s).await;
 }
 
 /// Builds and starts every service, then the gateway; returns once all are listening.

@@ -7,7 +7,7 @@ mod helpers;
 use helpers::{spawn_app, Options};
 use opentelemetry_sdk::trace::{InMemorySpanExporter, SdkTracerProvider, SpanData};
 
-fn attr<'a>(span: &'a SpanData, key: &str) -> Option<String> {
+fn attr(span: &SpanData, key: &str) -> Option<String> {
     span.attributes.iter().find(|kv| kv.key.as_str() == key).map(|kv| kv.value.to_string())
 }
 

@@ -115,7 +115,8 @@ pub async fn seed(db: &Db, tenant: &str) -> anyhow::Result<()> {
     // nobody has claimed yet, for the Claim Transaction page.
     // (txn id or "", receipt id, store handle, store name, receipt number, when, points, items)
     type Item<'a> = (&'a str, i64, i64, &'a str, &'a str, &'a str);
-    let sales: [(&str, &str, &str, &str, &str, i64, i64, &[Item]); 5] = [
+    type Sale<'a> = (&'a str, &'a str, &'a str, &'a str, &'a str, i64, i64, &'a [Item<'a>]);
+    let sales: [Sale; 5] = [
         (
             "txn_demo_1",
             "rcp_demo_1",

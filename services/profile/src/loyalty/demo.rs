@@ -14,7 +14,9 @@ pub async fn seed(db: &Db, tenant: &str) -> anyhow::Result<()> {
     // that may not apply (not claimable), and none at all.
     let double_meta = r#"{"profileportal": {"title": "Double points this weekend", "banner_desktop": "Activate now and earn 2× points on everything you buy, Friday to Sunday.", "banner_mobile": "2× points, Friday to Sunday"}}"#;
     let birthday_meta = r#"{"profileportal": {"title": "Happy birthday!"}}"#;
-    let definitions: [(i64, &str, &str, Option<&str>, i64, i64, i64); 3] = [
+    // (id, title, description, portal overrides, published, claimable, ends)
+    type Definition<'a> = (i64, &'a str, &'a str, Option<&'a str>, i64, i64, i64);
+    let definitions: [Definition; 3] = [
         (301, "Double points weekend", "Earn twice the points on everything you buy this weekend.", Some(double_meta), 1, 1, now + 3 * DAY),
         (302, "Birthday gift", "Enjoy 20% off one full-price item during your birthday month.", Some(birthday_meta), 1, 0, now + 25 * DAY),
         (

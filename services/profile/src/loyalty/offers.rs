@@ -15,7 +15,7 @@ pub const NOT_CLAIMABLE: &str = "This offer doesn't need activating";
 pub const ENDED: &str = "This offer has ended";
 
 /// The portal's text overrides of a definition, if the rule lets them apply.
-pub fn overrides<'a>(meta: Option<&'a Value>, is_published: bool, is_claimable: bool) -> Option<&'a Map<String, Value>> {
+pub fn overrides(meta: Option<&Value>, is_published: bool, is_claimable: bool) -> Option<&Map<String, Value>> {
     let texts = meta?.get("profileportal")?.as_object()?;
     (is_published && is_claimable).then_some(texts)
 }
