@@ -6,7 +6,7 @@ const fs = require('node:fs');
 const HtmlWebpackPlugin = require('html-webpack-plugin');
 const { ModuleFederationPlugin } = require('@module-federation/enhanced/webpack');
 const { optimization, hashedFilename, sharedSingletons, swcRule, setting, precompress } = require('@portal/build');
-const { PreloadStartupSteps } = require('./preload-steps.cjs');
+const { StartAfterPaint } = require('./start-after-paint.cjs');
 const { prerenderConfig, DrawPages } = require('./prerender.cjs');
 const pkg = require('./package.json');
 
@@ -63,8 +63,8 @@ module.exports = (env = {}, argv = {}) => {
         }),
         page('../index.html', 'login', ['<form', 'id="login-email"']),
         page('../app.html', 'app', ['<nav class="tabs"', 'id="home-title"']),
-        // bootstrap.tsx's steps: their files download with main.js.
-        new PreloadStartupSteps(['./bootstrap', '@portal/runtime', './setup', 'react-dom/client', './start']),
+        // The pages' one script starts main.js and bootstrap.tsx's steps once the page is painted.
+        new StartAfterPaint(['./bootstrap', '@portal/runtime', './setup', 'react-dom/client', './start']),
         new DrawPages(),
         ...precompress(),
       ],
