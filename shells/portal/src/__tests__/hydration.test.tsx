@@ -2,7 +2,7 @@
 // hydrate the HTML the build's renderer gives, keep its elements, report no mismatch, then draw
 // the browser's own state in place (the session, the tenant's config, the stored language and
 // its direction, the connection, a native wrapper's action).
-import { act, waitFor } from '@testing-library/react';
+import { act, fireEvent, waitFor } from '@testing-library/react';
 import type { Root } from 'react-dom/client';
 import { AUTH_KEY, authStore, i18n, initI18n, languageReady, networkStore, SIGNED_OUT } from '@portal/runtime';
 import { makeToken, stubFetch, type FetchStub } from '@portal/build/src/fetch-stub';
@@ -57,6 +57,7 @@ beforeEach(async () => {
     'GET /api/config': { body: CONFIG },
     'GET /api/profile': { body: { id: 'p_demo', first_name: 'Dana', last_name: 'Demo', identities: [], custom_attributes: {} } },
     'GET /api/network/available': { body: { available: true } },
+    'POST /api/auth': { body: { message: 'If that address has an account, a sign-in link is on its way.' } },
   });
   logged = [];
   spies = (['error', 'warn'] as const).map((level) =>
@@ -76,19 +77,30 @@ afterEach(() => {
   document.body.replaceChildren();
 });
 
-it('hydrates the login page at / without a mismatch, keeping its elements', async () => {
+it('hydrates the login page at / without a mismatch, keeping its elements and an address typed before', async () => {
   serve('login');
   const form = root.querySelector('form')!;
   const email = root.querySelector<HTMLInputElement>('#login-email')!;
+  const submit = root.querySelector<HTMLButtonElement>('button[type="submit"]')!;
+  // Typed into the drawn page before its script ran; its buttons wait for the script.
+  email.value = 'early@example.com';
+  expect(submit).toBeDisabled();
   await start('/');
   expect(logged).toEqual([]);
   expect(root.querySelector('form')).toBe(form);
   expect(root.querySelector('#login-email')).toBe(email);
   expect(email.isConnected).toBe(true);
-  // It is React's now: the form works.
-  expect(email.closest('form')).toBe(form);
   await waitFor(() => expect(document.title).toBe('Demo Rewards'));
   expect(root.querySelector('.header__title')).toHaveTextContent('Demo Rewards');
+  // It is React's now: the address typed early is kept, and the form sends it.
+  expect(email.value).toBe('early@example.com');
+  expect(root.querySelector('button[type="submit"]')).toBe(submit);
+  expect(submit).toBeEnabled();
+  await act(async () => {
+    fireEvent.click(submit);
+  });
+  await waitFor(() => expect(stub.calls.some((c) => c.method === 'POST' && c.path === '/api/auth')).toBe(true));
+  expect(stub.calls.find((c) => c.path === '/api/auth')?.body).toMatchObject({ email: 'early@example.com' });
 });
 
 it('hydrates the signed-in frame, then draws the member, the config, the language, the connection and the wrapper in place', async () => {
@@ -123,6 +135,8 @@ it('hydrates the signed-in frame, then draws the member, the config, the languag
     // The native wrapper's "Shop now" (not in the HTML: the build has no wrapper).
     expect([...root.querySelectorAll('button')].map((b) => b.textContent)).toContain('تسوّق الآن');
     expect(authStore.get().authenticated).toBe(true);
+    // The buttons drawn waiting for the script work now.
+    for (const button of root.querySelectorAll('button')) expect(button).toBeEnabled();
     expect(logged).toEqual([]);
   } finally {
     networkStore.set = setOnline;

@@ -29,7 +29,9 @@ describe('the login page (index.html)', () => {
     expect(html).toMatch(/<form[^>]*>/);
     expect(html).toMatch(/<input[^>]*id="login-email"[^>]*type="email"/);
     expect(html).toMatch(/<label for="login-email">Email address<\/label>/);
-    expect(html).toMatch(/<button type="submit" class="btn">Email me a sign-in link<\/button>/);
+    // Its buttons wait for the script (the browser alone would only reload the page).
+    expect(html).toMatch(/<button type="submit" class="btn" disabled="">Email me a sign-in link<\/button>/);
+    expect(html).toMatch(/<button type="button" class="btn-link" disabled="">Email me a code instead<\/button>/);
     expect(html).toContain('<h1 id="login-title">Sign in to your account</h1>');
     expect(text(html)).toContain("Enter your email address and we'll send you a secure sign-in link.");
     expect(text(html)).toContain('Email me a code instead');
@@ -51,7 +53,7 @@ describe('the signed-in frame (app.html)', () => {
 
   it('has the header with Log out and the tabs, Home the current one', () => {
     expect(html).toContain('<a href="/home" class="header__logo">');
-    expect(html).toMatch(/<button type="button" class="btn-link">Log out<\/button>/);
+    expect(html).toMatch(/<button type="button" class="btn-link" disabled="">Log out<\/button>/);
     expect(html).toMatch(/<nav class="tabs" aria-label="Account sections">/);
     const tabs = [...html.matchAll(/<li><a href="([^"]+)"( aria-current="page")?>([^<]+)<\/a><\/li>/g)].map((m) => [m[1], m[3], Boolean(m[2])]);
     expect(tabs).toEqual([
@@ -74,7 +76,7 @@ describe('the signed-in frame (app.html)', () => {
     ]) {
       expect(html).toContain(`<a href="${href}" class="card"><h2>${title}</h2>`);
     }
-    expect(html).toMatch(/<button type="button" class="btn btn-secondary" aria-expanded="false" aria-controls="member-card">Show my membership card<\/button>/);
+    expect(html).toMatch(/<button type="button" class="btn btn-secondary" aria-expanded="false" aria-controls="member-card" disabled="">Show my membership card<\/button>/);
     expect(html).toContain('<div class="home-qff" data-remote="mfe_qff">');
     // Nothing of the browser's: no native "Shop now", no card, no offline banner, no toasts.
     expect(text(html)).not.toMatch(/Shop now|Membership card|No internet connection/);

@@ -12,6 +12,7 @@ import {
   track,
   useAuth,
   useConfig,
+  useDrawn,
   useOnline,
   useProgress,
   useToasts,
@@ -49,6 +50,8 @@ export function Header() {
   const sticky = stickyHeader(config);
   // The layout shows the Logged out screen once loggedOut is set (also for embed-triggered logout).
   const onLogout = () => void logout();
+  // Drawn at build time, the button waits for the script.
+  const drawn = useDrawn();
   return (
     <header className={`header${sticky ? ' header--sticky' : ''}`}>
       <div className="header__bar">
@@ -58,7 +61,7 @@ export function Header() {
         </Link>
         <span className="header__spacer" />
         {auth.authenticated && (
-          <button type="button" className="btn-link" onClick={onLogout} disabled={auth.loading}>
+          <button type="button" className="btn-link" onClick={onLogout} disabled={drawn || auth.loading}>
             {t('app.logout')}
           </button>
         )}

@@ -108,6 +108,8 @@ function CardSlot({ profile }: { profile: Profile | null }) {
   const kept = useBrowserValue(cardShown, false);
   const [choice, setChoice] = useState<boolean | null>(null);
   const shown = choice ?? kept;
+  // Drawn at build time, the button waits for the script.
+  const drawn = useDrawn();
   const toggle = () => {
     setChoice(!shown);
     try {
@@ -119,7 +121,7 @@ function CardSlot({ profile }: { profile: Profile | null }) {
   };
   return (
     <div className="member-card-slot">
-      <button type="button" className="btn btn-secondary" aria-expanded={shown} aria-controls="member-card" onClick={toggle}>
+      <button type="button" className="btn btn-secondary" aria-expanded={shown} aria-controls="member-card" onClick={toggle} disabled={drawn}>
         {t(shown ? 'home.card.hide' : 'home.card.show')}
       </button>
       <div id="member-card">

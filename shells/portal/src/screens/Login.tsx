@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   FieldError,
@@ -89,6 +89,13 @@ export function Login() {
   useEffect(() => {
     if (!drawn) screenView('Login page');
   }, [drawn]);
+  // The page drawn at build time shows the form before its script runs: an address typed by then
+  // is taken over once hydrated (before React draws the field again from its state). Its buttons
+  // wait for the script (a submit by the browser alone would only reload the page).
+  useLayoutEffect(() => {
+    const typed = emailField.current?.value;
+    if (typed) setEmail(typed);
+  }, []);
   useEffect(() => {
     if (auth.authenticated) navigate(redirect, { replace: true });
   }, [auth.authenticated, redirect]);
@@ -271,12 +278,12 @@ export function Login() {
             />
             <FieldError id="login-error" message={error} />
           </div>
-          <button type="submit" className="btn" disabled={phase === 'sending'}>
+          <button type="submit" className="btn" disabled={drawn || phase === 'sending'}>
             {phase === 'sending' ? t('login.sending') : t('login.submit')}
           </button>
         </form>
         <p>
-          <button type="button" className="btn-link" onClick={() => void requestCode()} disabled={phase === 'sending'}>
+          <button type="button" className="btn-link" onClick={() => void requestCode()} disabled={drawn || phase === 'sending'}>
             {t('login.codeInstead')}
           </button>
         </p>
