@@ -1,6 +1,7 @@
 // The pages' one script (src/loader/start-after-paint.js): main.js and the files of the shell's
-// start are fetched once the drawn page has been painted (after two frames), all at once; at once
-// in the background and inside an iframe; within 300 ms whatever happens to the frames.
+// start are fetched once the drawn page has been painted (after two frames), main.js first and
+// the others in the next task; at once in the background and inside an iframe; within 300 ms
+// whatever happens to the frames.
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -35,7 +36,7 @@ afterEach(() => {
   jest.restoreAllMocks();
 });
 
-it('fetches nothing until the page has been painted, then main.js and every file of the start at once', () => {
+it('fetches nothing until the page has been painted, then main.js and every file of the start', () => {
   page();
   load();
   expect(scripts()).toEqual([]);
@@ -46,6 +47,9 @@ it('fetches nothing until the page has been painted, then main.js and every file
   expect(scripts()).toEqual([]);
   jest.advanceTimersByTime(0);
   expect(scripts()).toEqual(['/shell/main.0123abcd.js']);
+  // The others in the next task.
+  expect(preloads()).toEqual([]);
+  jest.advanceTimersByTime(1);
   expect(preloads()).toEqual([
     ['/shell/1.aaaaaaaa.js', 'script'],
     ['/shell/2.bbbbbbbb.js', 'script'],
@@ -71,6 +75,8 @@ it('starts at once in a page opened in the background', () => {
   load();
   expect(scripts()).toEqual(['/shell/main.0123abcd.js']);
   expect(frames).toHaveLength(0);
+  jest.advanceTimersByTime(1);
+  expect(preloads()).toHaveLength(2);
 });
 
 it('starts at once inside an iframe', () => {
