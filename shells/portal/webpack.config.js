@@ -57,14 +57,15 @@ module.exports = (env = {}, argv = {}) => {
           shared: sharedSingletons(pkg),
           manifest: false,
           // Remotes are built with externalRuntime: the shell hands them its federation runtime.
-          runtimePlugins: [path.join(__dirname, 'src', 'mfe', 'provide-runtime.ts')],
+          // Loading a remote goes in steps of one task each (yield-runtime.ts).
+          runtimePlugins: [path.join(__dirname, 'src', 'mfe', 'provide-runtime.ts'), path.join(__dirname, 'src', 'mfe', 'yield-runtime.ts')],
           experiments: { optimization: { target: 'web' } },
           dts: false,
         }),
         page('../index.html', 'login', ['<form', 'id="login-email"']),
         page('../app.html', 'app', ['<nav class="tabs"', 'id="home-title"']),
         // The pages' one script starts main.js and bootstrap.tsx's steps once the page is painted.
-        new StartAfterPaint(['./bootstrap', '@portal/runtime', './setup', 'react-dom/client', './start']),
+        new StartAfterPaint(['./bootstrap', 'i18next', '@portal/runtime', './setup', 'react-dom/client', './start']),
         new DrawPages(),
         ...precompress(),
       ],

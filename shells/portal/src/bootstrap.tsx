@@ -1,6 +1,6 @@
 // The shell's start. The page the build drew (index.html, app.html) is already on the screen, so
-// the start goes in steps, each in a task of its own: evaluating the shared runtime (with React
-// and i18next), setting up the session and the language (setup.ts), evaluating React DOM, then
+// the start goes in steps, each in a task of its own: evaluating i18next, the shared runtime (with
+// React), setting up the session and the language (setup.ts), evaluating React DOM, then
 // the app's modules, then hydrating (in slices: start.tsx). No step keeps the main thread busy
 // for long, so the page answers taps while it starts (Total Blocking Time). The page preloads
 // every step's files (webpack.config.js), so only their evaluation waits for its step.
@@ -10,6 +10,8 @@ import { registerServiceWorker } from './sw-register';
 async function start() {
   const root = document.getElementById('root')!;
   const drawn = root.dataset.prerendered !== undefined && root.firstElementChild !== null;
+  await nextTask();
+  await import('i18next');
   await nextTask();
   const runtime = await import('@portal/runtime');
   await nextTask();
