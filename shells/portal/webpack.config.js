@@ -14,8 +14,9 @@ module.exports = (env = {}, argv = {}) => {
   const outRoot = path.resolve(setting(env, 'outDir', 'PORTAL_OUT_DIR', path.join(__dirname, 'dist')));
   const mode = argv.mode || 'production';
   const css = fs.readFileSync(path.join(__dirname, 'src', 'portal.css'), 'utf8');
-  // The same document for both pages: scripts, preloads and the stylesheet; `prerender` names
-  // the page drawn into its root, `mustShow` what its markup must hold (else the build fails).
+  // The same document for both pages: the stylesheet inline and the script (StartAfterPaint);
+  // `prerender` names the page drawn into its root, `mustShow` what its markup must hold (else
+  // the build fails).
   const page = (filename, prerender, mustShow) =>
     new HtmlWebpackPlugin({
       template: path.join(__dirname, 'src', 'index.html'),

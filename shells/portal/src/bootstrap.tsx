@@ -2,8 +2,9 @@
 // the start goes in steps, each in a task of its own: evaluating i18next, the shared runtime (with
 // React), setting up the session and the language (setup.ts), evaluating React DOM, then
 // the app's modules, then hydrating (in slices: start.tsx). No step keeps the main thread busy
-// for long, so the page answers taps while it starts (Total Blocking Time). The page preloads
-// every step's files (webpack.config.js), so only their evaluation waits for its step.
+// for long, so the page answers taps while it starts (Total Blocking Time). The page's script
+// fetched every step's files together with main.js (loader/start-after-paint.js), so only their
+// evaluation waits for its step.
 import { nextTask } from './next-task';
 import { registerServiceWorker } from './sw-register';
 
