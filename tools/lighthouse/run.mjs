@@ -3,8 +3,15 @@
 // Chromium, on the pages a phone user opens first: / (the login page) and /home signed in (the
 // demo member's session in the browser's storage, as a returning member has it). Prints the
 // scores and measures and exits 1 when any target is missed:
-//   performance >= 95, accessibility 100, LCP <= 2.0 s, CLS <= 0.05,
+//   performance >= 98 on / and >= 95 on /home, accessibility 100, LCP <= 1.2 s, CLS <= 0.01,
 //   JavaScript as transferred (compressed, what the phone downloads) <= 150 KB.
+// Both pages are drawn at build time (the shell's prerender), so a phone paints them from their
+// HTML before any script has run; their scripts start once that paint is done. Measured on the
+// 2-core dev machine in four sessions (median of 5 each) while other builds started and stopped
+// beside it: / performance 99-100, LCP 0.91-1.00 s, TBT 34-111 ms; /home performance 96-100,
+// LCP 0.91-0.98 s, TBT 69-235 ms; CLS 0 (every single run: LCP 0.82-1.03 s). /home's lower
+// target keeps a margin: its remote's start falls in the blocking-time window, which a busy
+// machine lengthens.
 // PORTAL_URL (default http://localhost:8080) must be a dev-mode portal (the sign-in code is read
 // from its outbox). PAGE_URL (default PORTAL_URL): where the browser opens the pages, e.g. the
 // HTTPS + HTTP/2 front (h2-front.mjs) that tools/lighthouse.sh puts before the portal, as the
@@ -22,7 +29,9 @@ const PAGES = (process.env.PAGE_URL ?? BASE).replace(/\/$/, '');
 // Lighthouse varies from run to run; as its docs advise, each page is measured RUNS times and
 // judged on the median run (by FCP and TTI, Lighthouse's own choice).
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 5);
-const TARGETS = { performance: 95, accessibility: 100, lcpMs: 2000, cls: 0.05, jsKB: 150 };
+const TARGETS = { performance: 98, accessibility: 100, lcpMs: 1200, cls: 0.01, jsKB: 150 };
+// Where a page's target differs.
+const PAGE_TARGETS = { '/home': { performance: 95 } };
 
 /** A session for the demo member through the emailed-code flow (dev outbox). */
 async function demoSession(email = 'demo@example.com') {
@@ -85,7 +94,11 @@ try {
   const pages = [];
   const median = async (measure) => {
     const runs = [];
-    for (let i = 0; i < RUNS; i++) runs.push(await measure());
+    for (let i = 0; i < RUNS; i++) {
+      const r = await measure();
+      runs.push(r);
+      console.log(`    run ${i + 1}: performance ${r.performance}, LCP ${(r.lcpMs / 1000).toFixed(2)} s, TBT ${r.tbtMs} ms, CLS ${r.cls.toFixed(3)}`);
+    }
     const lhr = computeMedianRun(runs.map((r) => r.lhr));
     return runs.find((r) => r.lhr === lhr) ?? runs[0];
   };
@@ -116,11 +129,12 @@ try {
 
   for (const [p, r] of pages) {
     const misses = [];
-    if (r.performance < TARGETS.performance) misses.push(`performance ${r.performance} < ${TARGETS.performance}`);
-    if (r.accessibility < TARGETS.accessibility) misses.push(`accessibility ${r.accessibility} < 100 (${r.failedA11y.join(', ')})`);
-    if (r.lcpMs > TARGETS.lcpMs) misses.push(`LCP ${r.lcpMs} ms > ${TARGETS.lcpMs}`);
-    if (r.cls > TARGETS.cls) misses.push(`CLS ${r.cls.toFixed(3)} > ${TARGETS.cls}`);
-    if (r.jsKB > TARGETS.jsKB) misses.push(`JS ${r.jsKB.toFixed(1)} KB > ${TARGETS.jsKB}`);
+    const t = { ...TARGETS, ...PAGE_TARGETS[p] };
+    if (r.performance < t.performance) misses.push(`performance ${r.performance} < ${t.performance}`);
+    if (r.accessibility < t.accessibility) misses.push(`accessibility ${r.accessibility} < 100 (${r.failedA11y.join(', ')})`);
+    if (r.lcpMs > t.lcpMs) misses.push(`LCP ${r.lcpMs} ms > ${t.lcpMs}`);
+    if (r.cls > t.cls) misses.push(`CLS ${r.cls.toFixed(3)} > ${t.cls}`);
+    if (r.jsKB > t.jsKB) misses.push(`JS ${r.jsKB.toFixed(1)} KB > ${t.jsKB}`);
     console.log(
       `${misses.length ? 'not ok' : 'ok'} - ${p}: performance ${r.performance}, accessibility ${r.accessibility}, ` +
         `LCP ${(r.lcpMs / 1000).toFixed(2)} s, CLS ${r.cls.toFixed(3)}, TBT ${r.tbtMs} ms, JS ${r.jsKB.toFixed(1)} KB transferred` +
