@@ -5,19 +5,19 @@ import { SIGNED_OUT, authStore, setServerLocation } from '@portal/runtime';
  * them before any script has run; the client then hydrates that HTML (src/start.tsx). The
  * gateway answers `/` with `index.html` and every other page with `app.html`.
  *
- * - `login`: the login page (`/`), signed out.
- * - `app`: the signed-in frame (header, tabs) with the member's start page, Home, as it first
- *   draws before any data: the greeting without a name, the cards, and room kept for the
- *   frequent-flyer summary. A member lands on /home; on another page the frame and Home show until
- *   the page's own content replaces them.
+ * - `login` (index.html): the login page (`/`), signed out.
+ * - `app` (app.html): the signed-in frame (header, tabs) with the member's start page, Home, as
+ *   it first draws before any data: the greeting without a name, the cards, and room kept for the
+ *   frequent-flyer summary. A member lands on /home; on another page the frame and Home show
+ *   until the page's own content replaces them.
  *
  * Both are drawn in English with the portal's defaults (title "My account", `lang="en"`,
  * `dir="ltr"`); the member's language, the tenant's config and the browser's state (offline, a
  * native wrapper) follow once hydrated.
  */
 export const DRAWN_PAGES = {
-  login: { file: 'index.html', path: '/', signedIn: false },
-  app: { file: 'app.html', path: '/home', signedIn: true },
+  login: { path: '/', signedIn: false },
+  app: { path: '/home', signedIn: true },
 } as const;
 
 export type DrawnPage = keyof typeof DRAWN_PAGES;
