@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the portal, starts it on a free port with fresh embedded storage (SQLite in a temp
 # dir, in-process KV) and its own copy of public/, runs the browser tests, stops it.
-# E2E_TOPOLOGY=split: the same tests against every service as its own process
+# E2E_TOPOLOGY=split: the journeys that reach the services (below) against every service as its own process
 # (deploy/run-split.sh) on PostgreSQL and Redis (DATABASE_URL, REDIS_URL), in fresh schemas.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -42,6 +42,13 @@ common=(PORT="$port" PORTAL_STATIC_DIR="$work/public" PORTAL_TENANT_CONFIG="$wor
 schemas=""
 if [ "${E2E_TOPOLOGY:-embedded}" = split ]; then
   : "${DATABASE_URL:?E2E_TOPOLOGY=split needs DATABASE_URL}" "${REDIS_URL:?E2E_TOPOLOGY=split needs REDIS_URL}"
+  # The split topology changes what is behind the gateway, not the pages: it runs the journeys
+  # that reach every service (sign-in, sessions, email change, profile, privacy, rewards, orders,
+  # the airline, stores, the native wrapper's token swap). The tests of the pages alone (axe,
+  # keyboard, offline, the prerendered pages, the service worker's update, tabs, embedding, a
+  # remote deployed alone) ran against the embedded default; E2E_ONLY still picks any files.
+  E2E_ONLY=${E2E_ONLY:-"tests/signin.test.mjs tests/session.test.mjs tests/email-change.test.mjs tests/profile.test.mjs tests/privacy.test.mjs tests/rewards.test.mjs tests/orders.test.mjs tests/qff.test.mjs tests/stores.test.mjs tests/native.test.mjs"}
+  export E2E_ONLY
   schemas="e2e$(date +%s)$$_"
   env "${common[@]}" PORTAL_BIN="$PORTAL_BIN" QFF_SANDBOX_PORT="$sandbox_port" PORTAL_SCHEMA_PREFIX="$schemas" \
     PORTAL_KV_PREFIX="$schemas:" bash deploy/run-split.sh > "$work/portal.log" 2>&1 &

@@ -8,9 +8,9 @@
 #   3. the front end type-checks (tsc --noEmit over every package), then jest in every package
 #   4. deploy/: the Kubernetes overlays render and validate offline; the Dockerfiles' files exist
 #   5. e2e: the built portal on a free port with fresh embedded storage, driven by Chromium;
-#      then, when DATABASE_URL and REDIS_URL are set, the same suite against every service as
+#      then, when DATABASE_URL and REDIS_URL are set, the journeys that reach the services against every service as
 #      its own process (deploy/run-split.sh) on PostgreSQL and Redis
-#   6. Lighthouse (mobile, default throttling) on / and /home against the built portal: fails
+#   6. Lighthouse (mobile; its CPU slowdown lowered on a slow host) on / and /home: fails
 #      below its targets (tools/lighthouse.sh)
 #   7. faults, when DATABASE_URL and REDIS_URL are set: the split topology under k6 load loses
 #      the profile service, then its own Redis, for 10 s each (deploy/faults/run.sh)
@@ -21,15 +21,23 @@ mkdir -p "$logs"
 passed=0
 failed=0
 add() { passed=$((passed + $1)); failed=$((failed + $2)); }
+# Each section's heading says when it started and how long the one before it took, so a slow CI
+# run shows where its time went.
+started=$SECONDS
+last=$SECONDS
+section() {
+  echo "== $* (at $((SECONDS - started)) s; previous section $((SECONDS - last)) s)"
+  last=$SECONDS
+}
 
-echo "== cargo test"
+section "cargo test"
 cargo test --workspace --no-fail-fast 2>&1 | tee "$logs/cargo.log"
 cargo_rc=${PIPESTATUS[0]}
 read -r p f < <(awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($(i+1) ~ /^passed/) p += $i; if ($(i+1) ~ /^failed/) f += $i } } END { print p+0, f+0 }' "$logs/cargo.log")
 [ "$cargo_rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1   # a build failure counts as a failure
 add "$p" "$f"
 
-echo "== Rust style: cargo fmt --check (rustfmt.toml), cargo clippy with warnings as errors"
+section "Rust style: cargo fmt --check (rustfmt.toml), cargo clippy with warnings as errors"
 if cargo fmt --all -- --check > "$logs/fmt.log" 2>&1; then
   echo "formatted"; add 1 0
 else
@@ -41,7 +49,7 @@ else
   grep -E "^(warning|error)" -A8 "$logs/clippy.log" | head -60; echo "FAILED: cargo clippy (full log: $logs/clippy.log)"; add 0 1
 fi
 
-echo "== OpenAPI document vs generated front-end types"
+section "OpenAPI document vs generated front-end types"
 # target/debug/portal was built by cargo test (the launcher's integration tests need it); building
 # it again with `cargo build` would resolve features differently and rebuild half the tree.
 if ./target/debug/portal openapi > .cache/openapi.json \
@@ -52,21 +60,21 @@ else
   echo "FAILED: shells/runtime/src/api/schema.d.ts is stale: run 'make api-types'"; add 0 1
 fi
 
-echo "== contract: the server against its OpenAPI document (schemathesis)"
+section "contract: the server against its OpenAPI document (schemathesis)"
 if bash tools/contract.sh > "$logs/contract.log" 2>&1; then
   tail -5 "$logs/contract.log"; add 1 0
 else
   tail -60 "$logs/contract.log"; echo "FAILED: tools/contract.sh (full log: $logs/contract.log)"; add 0 1
 fi
 
-echo "== typecheck"
+section "typecheck"
 if npm run --silent typecheck > "$logs/typecheck.log" 2>&1; then
   echo "types check"; add 1 0
 else
   cat "$logs/typecheck.log"; echo "FAILED: npm run typecheck"; add 0 1
 fi
 
-echo "== jest"
+section "jest"
 npm test 2>&1 | tee "$logs/jest.log"
 jest_rc=${PIPESTATUS[0]}
 read -r p f < <(grep -E '^[0-9]+ passed, [0-9]+ failed' "$logs/jest.log" | tail -1 | awk '{ print $1, $3 }')
@@ -74,13 +82,13 @@ p=${p:-0}; f=${f:-0}
 [ "$jest_rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
 add "$p" "$f"
 
-echo "== deploy: Kubernetes overlays validate, Dockerfiles copy files that exist"
+section "deploy: Kubernetes overlays validate, Dockerfiles copy files that exist"
 bash deploy/check.sh 2>&1 | tee "$logs/deploy.log"
 read -r p f < <(grep -E '^[0-9]+ passed, [0-9]+ failed' "$logs/deploy.log" | tail -1 | awk '{ print $1, $3 }')
 p=${p:-0}; f=${f:-1}
 add "$p" "$f"
 
-echo "== e2e"
+section "e2e"
 PORTAL_BIN=./target/debug/portal bash e2e/run.sh 2>&1 | tee "$logs/e2e.log"
 e2e_rc=${PIPESTATUS[0]}
 p=$(grep -E '^# pass [0-9]+' "$logs/e2e.log" | tail -1 | awk '{ print $3 }')
@@ -89,7 +97,7 @@ p=${p:-0}; f=${f:-0}
 [ "$e2e_rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
 add "$p" "$f"
 
-echo "== Lighthouse: / and /home on a phone (performance, accessibility, LCP, CLS, JavaScript)"
+section "Lighthouse: / and /home on a phone (performance, accessibility, LCP, CLS, JavaScript)"
 # The front end e2e built; nothing else runs meanwhile (the simulated phone's CPU is scaled from
 # this machine's).
 PORTAL_BIN=./target/debug/portal bash tools/lighthouse.sh 2>&1 | tee "$logs/lighthouse.log"
@@ -100,7 +108,7 @@ f=$(grep -c '^not ok - ' "$logs/lighthouse.log")
 add "$p" "$f"
 
 if [ -n "${DATABASE_URL:-}" ] && [ -n "${REDIS_URL:-}" ]; then
-  echo "== e2e, split: every service its own process, PostgreSQL and Redis"
+  section "e2e, split: every service its own process, PostgreSQL and Redis"
   E2E_TOPOLOGY=split E2E_SKIP_BUILD=1 PORTAL_BIN=./target/debug/portal bash e2e/run.sh 2>&1 | tee "$logs/e2e-split.log"
   e2e_rc=${PIPESTATUS[0]}
   p=$(grep -E '^# pass [0-9]+' "$logs/e2e-split.log" | tail -1 | awk '{ print $3 }')
@@ -111,7 +119,7 @@ if [ -n "${DATABASE_URL:-}" ] && [ -n "${REDIS_URL:-}" ]; then
 fi
 
 if [ -n "${DATABASE_URL:-}" ] && [ -n "${REDIS_URL:-}" ]; then
-  echo "== faults: a service, then Redis, down for 10 s under k6 load"
+  section "faults: a service, then Redis, down for 10 s under k6 load"
   PORTAL_BIN=./target/debug/portal bash deploy/faults/run.sh 2>&1 | tee "$logs/faults.log"
   if [ "${PIPESTATUS[0]}" -eq 0 ]; then
     add 1 0
@@ -120,6 +128,7 @@ if [ -n "${DATABASE_URL:-}" ] && [ -n "${REDIS_URL:-}" ]; then
   fi
 fi
 
+section "done"
 echo
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -6,23 +6,25 @@
 //   performance >= 98 on / and >= 95 on /home, accessibility 100, LCP <= 1.2 s, CLS <= 0.01,
 //   JavaScript as transferred (compressed, what the phone downloads) <= 150 KB.
 // Both pages are drawn at build time (the shell's prerender), so a phone paints them from their
-// HTML before any script has run; their scripts start once that paint is done. Measured on the
-// 2-core dev machine in four sessions (median of 5 each) while other builds started and stopped
-// beside it: / performance 99-100, LCP 0.91-1.00 s, TBT 34-111 ms; /home performance 96-100,
-// LCP 0.91-0.98 s, TBT 69-235 ms; CLS 0 (every single run: LCP 0.82-1.03 s). /home's lower
-// target keeps a margin: its remote's start falls in the blocking-time window, which a busy
-// machine lengthens.
+// HTML before any script has run; their scripts start once that paint is done. What remains of
+// blocking time is the evaluation of the shell's main chunk and React's, each a task of 15-45 ms
+// on this 2-core machine, which the simulated phone stretches 4x. On 2026-11-26, idle (host
+// benchmark 1700-2800, 4x), median of 5: / performance 100, LCP 0.91 s, TBT 33 ms; /home
+// performance 100, LCP 0.88 s, TBT 17 ms (single runs: 95-100). A CI run on a slower or busier
+// host measured TBT 190-380 ms at 4x, which the CPU calibration below is for.
 // PORTAL_URL (default http://localhost:8080) must be a dev-mode portal (the sign-in code is read
 // from its outbox). PAGE_URL (default PORTAL_URL): where the browser opens the pages, e.g. the
 // HTTPS + HTTP/2 front (h2-front.mjs) that tools/lighthouse.sh puts before the portal, as the
 // ingress is in production; CERT_SPKI: that front's certificate's key hash, which the browser is
-// told to trust. CHROME_PATH (default /usr/bin/chromium). LIGHTHOUSE_JSON=dir keeps reports.
+// told to trust. CHROME_PATH (default /usr/bin/chromium). LIGHTHOUSE_JSON=dir keeps every run's
+// report (login-run1.json ... home-run5.json): its long-tasks audit shows what blocked.
 import fs from 'node:fs';
 import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import puppeteer from 'puppeteer-core';
 import { computeMedianRun } from 'lighthouse/core/lib/median-run.js';
+import { pageFunctions } from 'lighthouse/core/lib/page-functions.js';
 
 const BASE = (process.env.PORTAL_URL ?? 'http://localhost:8080').replace(/\/$/, '');
 const PAGES = (process.env.PAGE_URL ?? BASE).replace(/\/$/, '');
@@ -54,13 +56,36 @@ async function demoSession(email = 'demo@example.com') {
   throw new Error('no code in the dev outbox');
 }
 
-async function audit(chrome, url, { keepStorage = false } = {}) {
+// The simulated phone's CPU is this host's slowed down by Lighthouse's default 4x, which its
+// docs (throttling.md, "Calibrating the CPU slowdown") pair with a high-end desktop host:
+// BenchmarkIndex 1500 and up. A host below that, a slower CI runner or one busy with something
+// else, gets the multiplier lowered in proportion, as those docs advise, so the phone stays the
+// same phone and the targets judge the page rather than the runner; a faster host keeps 4x.
+// The index is Lighthouse's own benchmark, run in the browser just before each audit.
+const DESKTOP_BENCHMARK = 1500;
+const DEFAULT_SLOWDOWN = 4;
+
+async function hostBenchmark(chrome) {
+  const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}` });
+  try {
+    const page = await browser.newPage();
+    const index = await page.evaluate(`(${pageFunctions.computeBenchmarkIndex.toString()})()`);
+    await page.close();
+    return index;
+  } finally {
+    await browser.disconnect();
+  }
+}
+
+async function audit(chrome, url, { keepStorage = false, benchmark } = {}) {
+  const cpuSlowdownMultiplier = Math.max(1, Math.min(DEFAULT_SLOWDOWN, (DEFAULT_SLOWDOWN * benchmark) / DESKTOP_BENCHMARK));
   const result = await lighthouse(url, {
     port: chrome.port,
     output: 'json',
     logLevel: 'error',
     onlyCategories: ['performance', 'accessibility'],
     disableStorageReset: keepStorage,
+    throttling: { cpuSlowdownMultiplier },
   });
   const lhr = result.lhr;
   const requests = lhr.audits['network-requests'].details?.items ?? [];
@@ -72,6 +97,8 @@ async function audit(chrome, url, { keepStorage = false } = {}) {
     lcpMs: Math.round(lhr.audits['largest-contentful-paint'].numericValue),
     cls: lhr.audits['cumulative-layout-shift'].numericValue,
     tbtMs: Math.round(lhr.audits['total-blocking-time'].numericValue),
+    benchmarkIndex: Math.round(benchmark),
+    slowdown: lhr.configSettings.throttling.cpuSlowdownMultiplier,
     jsKB: jsBytes / 1024,
     failedA11y: lhr.categories.accessibility.auditRefs
       .map((ref) => lhr.audits[ref.id])
@@ -92,17 +119,23 @@ const chrome = await chromeLauncher.launch({
 let failed = false;
 try {
   const pages = [];
-  const median = async (measure) => {
+  const median = async (name, measure) => {
     const runs = [];
     for (let i = 0; i < RUNS; i++) {
       const r = await measure();
       runs.push(r);
-      console.log(`    run ${i + 1}: performance ${r.performance}, LCP ${(r.lcpMs / 1000).toFixed(2)} s, TBT ${r.tbtMs} ms, CLS ${r.cls.toFixed(3)}`);
+      if (process.env.LIGHTHOUSE_JSON) {
+        fs.mkdirSync(process.env.LIGHTHOUSE_JSON, { recursive: true });
+        fs.writeFileSync(path.join(process.env.LIGHTHOUSE_JSON, `${name}-run${i + 1}.json`), JSON.stringify(r.lhr));
+      }
+      console.log(`    run ${i + 1}: performance ${r.performance}, LCP ${(r.lcpMs / 1000).toFixed(2)} s, TBT ${r.tbtMs} ms, CLS ${r.cls.toFixed(3)}, JS ${r.jsKB.toFixed(1)} KB, host benchmark ${r.benchmarkIndex}, CPU ${r.slowdown.toFixed(1)}x`);
     }
     const lhr = computeMedianRun(runs.map((r) => r.lhr));
-    return runs.find((r) => r.lhr === lhr) ?? runs[0];
+    // Judged on the median run, but the JavaScript on the most any run downloaded: a run whose
+    // scripts came from a cache would otherwise pass the size target unmeasured.
+    return { ...(runs.find((r) => r.lhr === lhr) ?? runs[0]), jsKB: Math.max(...runs.map((r) => r.jsKB)) };
   };
-  pages.push(['/', await median(() => audit(chrome, `${PAGES}/`))]);
+  pages.push(['/', await median('login', async () => audit(chrome, `${PAGES}/`, { benchmark: await hostBenchmark(chrome) }))]);
   // Signed in: the token in the browser's storage, then Lighthouse without its storage reset
   // (which would also sign the member out).
   const signedIn = async () => {
@@ -123,9 +156,9 @@ try {
     await cdp.send('Network.clearBrowserCache');
     await page.close();
     await browser.disconnect();
-    return audit(chrome, `${PAGES}/home`, { keepStorage: true });
+    return audit(chrome, `${PAGES}/home`, { keepStorage: true, benchmark: await hostBenchmark(chrome) });
   };
-  pages.push(['/home', await median(signedIn)]);
+  pages.push(['/home', await median('home', signedIn)]);
 
   for (const [p, r] of pages) {
     const misses = [];
@@ -141,10 +174,6 @@ try {
         (misses.length ? ` — missed: ${misses.join('; ')}` : ''),
     );
     failed ||= misses.length > 0;
-    if (process.env.LIGHTHOUSE_JSON) {
-      fs.mkdirSync(process.env.LIGHTHOUSE_JSON, { recursive: true });
-      fs.writeFileSync(path.join(process.env.LIGHTHOUSE_JSON, `${p === '/' ? 'login' : p.slice(1)}.json`), JSON.stringify(r.lhr));
-    }
   }
 } finally {
   await chrome.kill();
