@@ -27,14 +27,15 @@ run-split: build
 build: build-web build-rust
 
 node-deps: node_modules/.package-lock.json
-# npm install, not npm ci: the lock file (written by npm 11 on linux-x64) lacks other platforms'
-# optional native bindings, which npm ci refuses.
+# npm ci: exactly the tree the lock file names (it holds every platform's optional native
+# bindings, so npm ci takes it as is and nothing rewrites it); a changed dependency is added with
+# npm install, which writes the lock, committed with it.
 node_modules/.package-lock.json: package.json package-lock.json
-	npm install --no-audit --no-fund
+	npm ci --no-audit --no-fund
 
 e2e-deps: e2e/node_modules/.package-lock.json
 e2e/node_modules/.package-lock.json: e2e/package.json e2e/package-lock.json
-	npm install --prefix e2e --no-audit --no-fund
+	npm ci --prefix e2e --no-audit --no-fund
 
 build-web: node-deps
 	npm run build

@@ -4,7 +4,7 @@
 # /home (signed in), stops it. Exits 1 when a target is missed (see run.mjs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-[ -d tools/lighthouse/node_modules ] || npm install --prefix tools/lighthouse --no-audit --no-fund
+[ -d tools/lighthouse/node_modules ] || npm ci --prefix tools/lighthouse --no-audit --no-fund
 PORTAL_BIN=${PORTAL_BIN:-./target/debug/portal}
 work=$(mktemp -d "${TMPDIR:-/tmp}/portal-lighthouse.XXXXXX")
 port=$(node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")

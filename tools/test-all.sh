@@ -5,7 +5,8 @@
 #      (-D warnings) over every crate and target
 #   2. the OpenAPI document and the front end's generated types agree; then the server does what
 #      the document says (tools/contract.sh: schemathesis, every check, signed in as a member)
-#   3. the front end type-checks (tsc --noEmit over every package), then jest in every package
+#   3. the front end type-checks (tsc --noEmit over every package); the lock files install as
+#      they are and every package accepts the Node package.json names; then jest in every package
 #   4. deploy/: the Kubernetes overlays render and validate offline; the Dockerfiles' files exist
 #   5. e2e: the built portal on a free port with fresh embedded storage, driven by Chromium;
 #      then, when DATABASE_URL and REDIS_URL are set, the journeys that reach the services against every service as
@@ -14,6 +15,7 @@
 #      below its targets (tools/lighthouse.sh)
 #   7. faults, when DATABASE_URL and REDIS_URL are set: the split topology under k6 load loses
 #      the profile service, then its own Redis, for 10 s each (deploy/faults/run.sh)
+#   8. git status is what it was before the run: nothing rewrote a tracked file (a lock file)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 logs=.cache/test-logs
@@ -25,6 +27,8 @@ add() { passed=$((passed + $1)); failed=$((failed + $2)); }
 # run shows where its time went.
 started=$SECONDS
 last=$SECONDS
+# What git sees before anything runs: the installs, builds and tests must leave it as it was.
+tree_before=$(git status --porcelain 2>/dev/null)
 section() {
   echo "== $* (at $((SECONDS - started)) s; previous section $((SECONDS - last)) s)"
   last=$SECONDS
@@ -72,6 +76,13 @@ if npm run --silent typecheck > "$logs/typecheck.log" 2>&1; then
   echo "types check"; add 1 0
 else
   cat "$logs/typecheck.log"; echo "FAILED: npm run typecheck"; add 0 1
+fi
+
+section "installs: every lock file takes npm ci as is, every package accepts the Node package.json names"
+if node tools/check-installs.mjs > "$logs/installs.log" 2>&1; then
+  cat "$logs/installs.log"; add 1 0
+else
+  cat "$logs/installs.log"; echo "FAILED: tools/check-installs.mjs"; add 0 1
 fi
 
 section "jest"
@@ -126,6 +137,14 @@ if [ -n "${DATABASE_URL:-}" ] && [ -n "${REDIS_URL:-}" ]; then
   else
     echo "FAILED: deploy/faults/run.sh"; add 0 1
   fi
+fi
+
+section "the checkout: installs, builds and tests changed no tracked file"
+tree_after=$(git status --porcelain 2>/dev/null)
+if [ "$tree_before" = "$tree_after" ]; then
+  echo "git status is as it was before the run"; add 1 0
+else
+  diff <(echo "$tree_before") <(echo "$tree_after") | head -20; echo "FAILED: the run changed what git sees (above)"; add 0 1
 fi
 
 section "done"

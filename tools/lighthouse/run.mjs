@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Lighthouse 13 (mobile, default simulated throttling) against the running portal, in Debian's
+// Lighthouse 12 (mobile, simulated throttling) against the running portal, in Debian's
 // Chromium, on the pages a phone user opens first: / (the login page) and /home signed in (the
 // demo member's session in the browser's storage, as a returning member has it). Prints the
 // scores and measures and exits 1 when any target is missed:
