@@ -1,5 +1,21 @@
 //! Helpers for the portal's own tests (not used by the services).
 
+use std::io::Write;
+
+/// A test that cannot run here (PostgreSQL or Redis not configured) says so and returns early.
+/// libtest has no "skipped" outcome, so it counts as passed; with `PORTAL_TEST_SKIPS` set to a
+/// file (tools/test-all.sh sets it), the test's name is appended there and the run reports it as
+/// skipped instead.
+pub fn skip(reason: &str) {
+    let name = std::thread::current().name().unwrap_or("unnamed test").to_string();
+    eprintln!("skipped: {reason}");
+    if let Some(path) = std::env::var_os("PORTAL_TEST_SKIPS") {
+        if let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(path) {
+            let _ = writeln!(f, "{name}: {reason}");
+        }
+    }
+}
+
 /// A Redis server of the test's own, which it may stop and start again on the same port (the
 /// shared one must never be stopped). `None` unless `REDIS_URL` is set (Redis tests are on)
 /// and `redis-server` is installed.
@@ -11,7 +27,7 @@ pub struct PrivateRedis {
 impl PrivateRedis {
     pub fn start() -> Option<PrivateRedis> {
         if std::env::var("REDIS_URL").is_err() || std::process::Command::new("redis-server").arg("--version").output().is_err() {
-            eprintln!("skipped: needs REDIS_URL set and redis-server installed");
+            skip("needs REDIS_URL set and redis-server installed");
             return None;
         }
         let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();

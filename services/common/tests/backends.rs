@@ -21,7 +21,7 @@ fn settings(external: bool, dir: &std::path::Path) -> Option<Settings> {
         Settings { data_dir: dir.to_path_buf(), kv_prefix: unique("t_") + ":", schema_prefix: unique("t") + "_", ..Settings::default() };
     if external {
         let (Ok(db), Ok(redis)) = (std::env::var("DATABASE_URL"), std::env::var("REDIS_URL")) else {
-            eprintln!("skipped: DATABASE_URL and REDIS_URL are not both set");
+            portal_common::testing::skip("DATABASE_URL and REDIS_URL are not both set");
             return None;
         };
         s.database_url = Some(SecretString::from(db));

@@ -82,7 +82,7 @@ pub async fn spawn_app(opts: Options) -> Option<TestApp> {
     }
     if opts.external {
         let (Ok(db), Ok(redis)) = (std::env::var("DATABASE_URL"), std::env::var("REDIS_URL")) else {
-            eprintln!("skipped: DATABASE_URL and REDIS_URL are not both set");
+            portal_common::testing::skip("DATABASE_URL and REDIS_URL are not both set");
             return None;
         };
         settings.database_url = Some(SecretString::from(db));

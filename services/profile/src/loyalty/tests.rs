@@ -23,7 +23,7 @@ async fn test_db(external: bool) -> Option<TestDb> {
         Settings { data_dir: dir.path().to_path_buf(), schema_prefix: portal_common::new_id("t") + "_", ..Settings::default() };
     if external {
         let Ok(url) = std::env::var("DATABASE_URL") else {
-            eprintln!("skipped: DATABASE_URL is not set");
+            portal_common::testing::skip("DATABASE_URL is not set");
             return None;
         };
         settings.database_url = Some(secrecy::SecretString::from(url));
