@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Routes, type RouteDef } from '@portal/runtime';
-import { SubNav, screen } from '@portal/build/src/mfe-screens';
+import { SubNav, screen } from '@portal/build/mfe-screens';
 import { Providers } from './providers';
 
 /** This MFE's own routes; titles are the spec's screen-view titles. */

@@ -1,5 +1,5 @@
 import { Routes, type RouteDef } from '@portal/runtime';
-import { screen } from '@portal/build/src/mfe-screens';
+import { screen } from '@portal/build/mfe-screens';
 import { Providers } from './providers';
 
 // Rewards and Offers are both tabs of the shell's Frame (whose tab links fire rewards_click and

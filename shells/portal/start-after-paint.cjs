@@ -8,7 +8,7 @@
 // Why after the paint: Lighthouse counts every script that arrived before the first paint as
 // needed for it. Preloaded with the HTML, the scripts arrived before or after the paint from one
 // run to the next, and the measured LCP of the same build moved between 0.85 and 2 s.
-const crypto = require('node:crypto');
+const { createHash } = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 const HtmlWebpackPlugin = require('html-webpack-plugin');
@@ -26,7 +26,7 @@ class StartAfterPaint {
     const { RawSource } = compiler.webpack.sources;
     compiler.hooks.thisCompilation.tap('StartAfterPaint', (compilation) => {
       const source = fs.readFileSync(LOADER, 'utf8').replace(/^\s*\/\/.*\n/gm, '');
-      const file = `start.${crypto.createHash('sha256').update(source).digest('hex').slice(0, 8)}.js`;
+      const file = `start.${createHash('sha256').update(source).digest('hex').slice(0, 8)}.js`;
       compilation.hooks.processAssets.tap({ name: 'StartAfterPaint', stage: compilation.PROCESS_ASSETS_STAGE_ADDITIONAL }, () => {
         compilation.emitAsset(file, new RawSource(source));
       });

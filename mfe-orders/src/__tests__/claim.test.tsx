@@ -1,8 +1,8 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { QueryClient } from '@tanstack/react-query';
-import { invalidateOnDataChanged } from '@portal/build/src/mfe-providers';
+import { invalidateOnDataChanged } from '@portal/build/mfe-providers';
 import { languageReady, onAnalytics, setLanguage, type AnalyticsEvent, type ClaimRequest } from '@portal/runtime';
-import type { FetchStub, StubRoute } from '@portal/build/src/fetch-stub';
+import type { FetchStub, StubRoute } from '@portal/build/fetch-stub';
 import { ORDERS, backend, claim, page, refused, renderAt, resetAll, signIn, toasts } from './fixtures';
 import { queryClient } from '../providers';
 import { daysBefore, todayIn } from '../lib/dates';

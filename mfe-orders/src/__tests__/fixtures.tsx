@@ -5,8 +5,8 @@ import {
   type Transaction,
   type TransactionList,
 } from '@portal/runtime';
-import { stubFetch, type FetchStub, type StubResponse, type StubRoute } from '@portal/build/src/fetch-stub';
-import { errorAnswer, renderRoot, resetScreens, signIn, toasts } from '@portal/build/src/screen-testing';
+import { stubFetch, type FetchStub, type StubResponse, type StubRoute } from '@portal/build/fetch-stub';
+import { errorAnswer, renderRoot, resetScreens, signIn, toasts } from '@portal/build/screen-testing';
 import { Root } from '../Root';
 import { queryClient } from '../providers';
 

@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { configStore, onAnalytics, setLanguage, languageReady, type AnalyticsEvent } from '@portal/runtime';
-import type { FetchStub } from '@portal/build/src/fetch-stub';
+import type { FetchStub } from '@portal/build/fetch-stub';
 import { CONFIG, ORDERS, backend, page, renderAt, resetAll, signIn, tx } from './fixtures';
 import { groupByDay } from '../lib/dates';
 

@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { languageReady, setLanguage } from '@portal/runtime';
-import type { FetchStub, StubRoute } from '@portal/build/src/fetch-stub';
+import type { FetchStub, StubRoute } from '@portal/build/fetch-stub';
 import { backend, refused, renderAt, resetAll, toasts } from './fixtures';
 
 const WISH = { id: 'con_wish', definition: { id: 'wishlist' }, connector: 'portal-lists', name: 'Wish lists', created_at: '2026-11-01T00:00:00Z' };

@@ -1,4 +1,4 @@
-import { createIcons } from '@portal/build/src/icons';
+import { createIcons } from '@portal/build/icons';
 
 // The icons this micro-frontend uses (decorative: each beside a text that says the same).
 const PATHS = {

@@ -1,4 +1,4 @@
 import path from 'node:path';
-import { describeCatalogs } from '@portal/build/src/catalogs';
+import { describeCatalogs } from '@portal/build/catalogs';
 
 describeCatalogs(path.join(__dirname, '..', 'i18n'));

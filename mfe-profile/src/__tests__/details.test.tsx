@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { onAnalytics, setParcelMounter, toastStore, type AnalyticsEvent, type ParcelProps } from '@portal/runtime';
 import { countriesStore } from '@portal/runtime/countries';
-import type { FetchStub } from '@portal/build/src/fetch-stub';
+import type { FetchStub } from '@portal/build/fetch-stub';
 import { CONFIG, PROFILE, answersWith, backend, refused, renderAt, resetAll, toasts } from './fixtures';
 import type { Profile } from '@portal/runtime';
 

@@ -4,8 +4,8 @@
 // "Sign in again" for a sign-in that is too old, offline and staff.
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { authStore, languageReady, networkStore, onAnalytics, setLanguage, type AnalyticsEvent, type Profile } from '@portal/runtime';
-import type { FetchStub, StubRequest, StubResponse } from '@portal/build/src/fetch-stub';
-import { errorAnswer } from '@portal/build/src/screen-testing';
+import type { FetchStub, StubRequest, StubResponse } from '@portal/build/fetch-stub';
+import { errorAnswer } from '@portal/build/screen-testing';
 import { PROFILE, answersWith, backend, renderAt, resetAll, toasts } from './fixtures';
 
 const REAUTH = 'For your security, please sign in again with a new code or link to change your email address.';

@@ -3,8 +3,8 @@
 // the privacy centre in privacy.test.tsx.)
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { onAnalytics, type AnalyticsEvent, type Profile } from '@portal/runtime';
-import type { FetchStub } from '@portal/build/src/fetch-stub';
-import { postedEvents, removeNativeWrappers } from '@portal/build/src/native-testing';
+import type { FetchStub } from '@portal/build/fetch-stub';
+import { postedEvents, removeNativeWrappers } from '@portal/build/native-testing';
 import { PROFILE, answersWith, backend, renderAt, resetAll } from './fixtures';
 
 let stub: FetchStub;

@@ -4,9 +4,9 @@
 // screen), and nothing of it for staff viewing an account.
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { authStore, networkStore, onAnalytics, setLanguage, languageReady, type AnalyticsEvent } from '@portal/runtime';
-import type { FetchStub, StubRequest } from '@portal/build/src/fetch-stub';
-import { errorAnswer } from '@portal/build/src/screen-testing';
-import { installReactNative, postedActions, postedEvents, removeNativeWrappers } from '@portal/build/src/native-testing';
+import type { FetchStub, StubRequest } from '@portal/build/fetch-stub';
+import { errorAnswer } from '@portal/build/screen-testing';
+import { installReactNative, postedActions, postedEvents, removeNativeWrappers } from '@portal/build/native-testing';
 import type { PrivacySession, StaffView } from '../features/privacy/api/privacy';
 import { backend, renderAt, resetAll, toasts } from './fixtures';
 

@@ -1,4 +1,4 @@
-import { localeFor } from '@portal/build/src/format';
+import { localeFor } from '@portal/build/format';
 
 /** A date and time in the tenant's zone (config general.timeZone), in the page's language. */
 export function formatDateTime(iso: string, lang: string, zone: string): string {

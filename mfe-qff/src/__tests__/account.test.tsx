@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { authStore } from '@portal/runtime';
-import type { FetchStub } from '@portal/build/src/fetch-stub';
+import type { FetchStub } from '@portal/build/fetch-stub';
 import { HISTORY, LINKED, NOT_LINKED, PARTNER_DOWN, activity, backend, callsTo, eventsNamed, failure, historyPage, partnerDown, renderView, resetAll, toasts } from './fixtures';
 
 let stub: FetchStub;

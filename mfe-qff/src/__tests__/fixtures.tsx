@@ -1,8 +1,8 @@
 // Shared by this MFE's tests: the contract's bodies (issue 10), the tenant config, a signed-in member.
 import { act, render } from '@testing-library/react';
 import { onAnalytics, type AnalyticsEvent, type PortalConfig } from '@portal/runtime';
-import { stubFetch, type FetchStub, type StubResponse, type StubRoute } from '@portal/build/src/fetch-stub';
-import { errorAnswer, resetScreens, signIn, toasts } from '@portal/build/src/screen-testing';
+import { stubFetch, type FetchStub, type StubResponse, type StubRoute } from '@portal/build/fetch-stub';
+import { errorAnswer, resetScreens, signIn, toasts } from '@portal/build/screen-testing';
 import { Root, type QffView } from '../Root';
 import { queryClient } from '../api/queries';
 import { clearQffStatusCache } from '../api/status-cache';

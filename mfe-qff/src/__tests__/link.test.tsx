@@ -1,5 +1,5 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type { FetchStub, StubRequest } from '@portal/build/src/fetch-stub';
+import type { FetchStub, StubRequest } from '@portal/build/fetch-stub';
 import { LINKED, NOT_LINKED, PARTNER_DOWN, backend, callsTo, eventNames, failure, partnerDown, renderView, resetAll, toasts } from './fixtures';
 
 let stub: FetchStub;

@@ -1,4 +1,4 @@
 import path from 'node:path';
-import { describePluralCatalogs } from '@portal/build/src/catalogs';
+import { describePluralCatalogs } from '@portal/build/catalogs';
 
 describePluralCatalogs(path.join(__dirname, '..', 'i18n'), { name: 'mfe-rewards', minKeys: 51 });

@@ -7,8 +7,8 @@ import {
   type PortalConfig,
   type Reward,
 } from '@portal/runtime';
-import { stubFetch, type FetchStub, type StubResponse, type StubRoute } from '@portal/build/src/fetch-stub';
-import { errorAnswer, renderRoot, resetScreens, signIn, toasts } from '@portal/build/src/screen-testing';
+import { stubFetch, type FetchStub, type StubRoute } from '@portal/build/fetch-stub';
+import { errorAnswer, renderRoot, resetScreens, signIn, toasts } from '@portal/build/screen-testing';
 import { Root } from '../Root';
 import { queryClient } from '../providers';
 

@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { languageReady, onAnalytics, setLanguage, type AnalyticsEvent } from '@portal/runtime';
-import type { FetchStub, StubRequest } from '@portal/build/src/fetch-stub';
+import type { FetchStub, StubRequest } from '@portal/build/fetch-stub';
 import { OFFERS, backend, callsTo, failure, offer, renderAt, resetAll, signIn } from './fixtures';
 
 let stub: FetchStub;

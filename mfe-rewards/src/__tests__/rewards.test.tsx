@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { languageReady, onAnalytics, setLanguage, type AnalyticsEvent } from '@portal/runtime';
-import type { FetchStub } from '@portal/build/src/fetch-stub';
-import { announceDataChanged } from '@portal/build/src/mfe-providers';
+import type { FetchStub } from '@portal/build/fetch-stub';
+import { announceDataChanged } from '@portal/build/mfe-providers';
 import { LEDGER, THIS_YEAR, TIER_PROGRESS, backend, callsTo, entry, failure, pointsPage, renderAt, resetAll, signIn } from './fixtures';
 
 let stub: FetchStub;

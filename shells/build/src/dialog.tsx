@@ -27,11 +27,13 @@ export function Dialog({
   const ref = useRef<HTMLDialogElement>(null);
   const close = useRef(onClose);
   close.current = onClose;
+  // What to return to is known when it opens.
+  const returnTo = useRef(returnFocus);
 
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return undefined;
-    const opener = returnFocus ?? (document.activeElement instanceof HTMLElement ? document.activeElement : null);
+    const opener = returnTo.current ?? (document.activeElement instanceof HTMLElement ? document.activeElement : null);
     // Browsers without showModal (and test DOMs): an open, non-modal dialog.
     if (typeof dialog.showModal === 'function') {
       if (!dialog.open) dialog.showModal();
@@ -43,7 +45,7 @@ export function Dialog({
       if (typeof dialog.close === 'function' && dialog.open) dialog.close();
       if (opener?.isConnected) opener.focus();
     };
-    // Mounted = open: runs once; what to return to is known when it opens.
+    // Mounted = open: runs once.
   }, []);
 
   const onBackdrop = (e: MouseEvent<HTMLDialogElement>) => {
@@ -52,6 +54,7 @@ export function Dialog({
   };
 
   return (
+    // eslint-disable-next-line jsx-a11y/no-noninteractive-element-interactions -- the modal's own Escape (onCancel, onKeyDown) and its backdrop click (onClick): a <dialog>'s handlers, not a widget's
     <dialog
       ref={ref}
       className={`dialog${className ? ` ${className}` : ''}`}

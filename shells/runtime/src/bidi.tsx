@@ -10,6 +10,7 @@ export function Bdi({ children }: { children: ReactNode }) {
 }
 
 const MARK = '\u0001';
+// eslint-disable-next-line no-control-regex -- U+0001 is the placeholder marker (MARK) on purpose: it never occurs in a translation
 const SPLIT = /\u0001(\d+)\u0001/;
 
 /**

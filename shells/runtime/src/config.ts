@@ -226,7 +226,7 @@ function readCache(): PortalConfig | null {
   }
 }
 
-function use(config: PortalConfig): void {
+function adopt(config: PortalConfig): void {
   configStore.set({ config, loaded: true });
   applyConfig(config);
 }
@@ -237,7 +237,7 @@ function use(config: PortalConfig): void {
  */
 export async function loadConfig(): Promise<PortalConfig | null> {
   const cached = readCache();
-  if (cached) use(cached);
+  if (cached) adopt(cached);
   try {
     if (cached) {
       const { age } = await http<AgeResponse>('/api/config/age', { quiet: true });
@@ -250,7 +250,7 @@ export async function loadConfig(): Promise<PortalConfig | null> {
       } catch {
         /* ignore */
       }
-      use(fresh);
+      adopt(fresh);
       return fresh;
     }
   } catch (err) {

@@ -69,7 +69,7 @@ export function matchPath(pattern: string, path: string): Record<string, string>
 export type LinkProps = AnchorHTMLAttributes<HTMLAnchorElement> & { href: string };
 
 /** An <a> that navigates without a page load (modifier clicks behave as usual). */
-export function Link({ href, onClick, ...rest }: LinkProps) {
+export function Link({ href, onClick, children, ...rest }: LinkProps) {
   const handle = (e: MouseEvent<HTMLAnchorElement>) => {
     onClick?.(e);
     if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
@@ -77,7 +77,11 @@ export function Link({ href, onClick, ...rest }: LinkProps) {
     e.preventDefault();
     navigate(href);
   };
-  return <a href={href} onClick={handle} {...rest} />;
+  return (
+    <a href={href} onClick={handle} {...rest}>
+      {children}
+    </a>
+  );
 }
 
 export interface RouteDef {

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { describeCatalogs, describePluralCatalogs } from '@portal/build/src/catalogs';
+import { describeCatalogs, describePluralCatalogs } from '@portal/build/catalogs';
 
 describeCatalogs(path.join(__dirname, '..', 'i18n'));
 

@@ -4,7 +4,7 @@
 // (the server ended every session) without the Logged out screen.
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { AUTH_KEY, PROFILE_CACHE_KEY, authStore, initAuth, networkStore, setLanguage } from '@portal/runtime';
-import { makeToken, stubFetch, type FetchStub, type StubRoute } from '@portal/build/src/fetch-stub';
+import { makeToken, stubFetch, type FetchStub, type StubRoute } from '@portal/build/fetch-stub';
 import { renderAt } from './setup';
 
 const KEY = 'k3y-FROM_the-notice';

@@ -14,7 +14,7 @@ import {
   toastStore,
   type PortalConfig,
 } from '@portal/runtime';
-import { stubFetch } from '@portal/build/src/fetch-stub';
+import { stubFetch } from '@portal/build/fetch-stub';
 import { Header, ProgressBar, Toasts, PROGRESS_DELAY_MS } from '../layout/Frame';
 import { SHELL_NS, shellCatalogs } from '../i18n/catalogs';
 import { renderAt } from './setup';

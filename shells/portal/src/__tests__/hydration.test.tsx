@@ -5,7 +5,7 @@
 import { act, fireEvent, waitFor } from '@testing-library/react';
 import type { Root } from 'react-dom/client';
 import { AUTH_KEY, authStore, i18n, initI18n, languageReady, networkStore, SIGNED_OUT } from '@portal/runtime';
-import { makeToken, stubFetch, type FetchStub } from '@portal/build/src/fetch-stub';
+import { makeToken, stubFetch, type FetchStub } from '@portal/build/fetch-stub';
 import { render as drawPage } from '../prerender/render';
 import { setUp } from '../setup';
 import { drawnPage, startApp } from '../start';

@@ -2,14 +2,14 @@
 // balance, both readable offline. Its own chunk (with the barcode library and its strings),
 // fetched only once the member shows the card (the spec's card display flag). Online it reads the
 // balance afresh and keeps number and balance in the member's record (localStorage, see
-// @portal/build/src/member-record); offline it shows that record: the last known balance and when
+// @portal/build/member-record); offline it shows that record: the last known balance and when
 // it was read. The service worker precaches the chunk, so it opens offline too.
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import JsBarcode from 'jsbarcode';
 import { http, timeZone, useAuth, useConfig, useOnline, type Balances, type Profile } from '@portal/runtime';
-import { createMfeStrings } from '@portal/build/src/mfe-strings';
-import { membershipNumber, readMemberRecord, rememberBalance, rememberMember } from '@portal/build/src/member-record';
+import { createMfeStrings } from '@portal/build/mfe-strings';
+import { membershipNumber, readMemberRecord, rememberBalance, rememberMember } from '@portal/build/member-record';
 import { CARD_NS, cardCatalogs } from './i18n/catalogs';
 
 const Strings = createMfeStrings(CARD_NS, cardCatalogs);

@@ -1,4 +1,4 @@
-import { makeToken, stubFetch } from '@portal/build/src/fetch-stub';
+import { makeToken, stubFetch } from '@portal/build/fetch-stub';
 import {
   authStore,
   checkSession,

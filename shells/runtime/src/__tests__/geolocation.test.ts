@@ -1,4 +1,4 @@
-import { stubFetch, type FetchStub } from '@portal/build/src/fetch-stub';
+import { stubFetch, type FetchStub } from '@portal/build/fetch-stub';
 import {
   directionsUrl,
   findStore,

@@ -1,4 +1,4 @@
-import { stubFetch } from '@portal/build/src/fetch-stub';
+import { stubFetch } from '@portal/build/fetch-stub';
 import { networkStore, probeNetwork, watchNetwork } from '../index';
 
 describe('network', () => {

@@ -3,11 +3,11 @@ import { useTranslation } from 'react-i18next';
 import { ErrorState, LANGUAGES, Loading, addToast, i18n, setLanguage, useAuth, useLanguage, type Language, type Profile } from '@portal/runtime';
 import { formatDistance } from '@portal/runtime/geolocation';
 import { useProfile } from '../../../api/profile';
-import { SelectField, SubmitButton } from '@portal/build/src/fields';
+import { SelectField, SubmitButton } from '@portal/build/fields';
 import { toastSaved, toastWriteError, useDraft, useServerErrors } from '../../../lib/form';
 import { useLocations, useSaveAttribute } from '../hooks/use-preference';
-import { WriteFieldset } from '@portal/build/src/offline';
-import { GeoCredit } from '@portal/build/src/geo-credit';
+import { WriteFieldset } from '@portal/build/offline';
+import { GeoCredit } from '@portal/build/geo-credit';
 
 /** Display language: switches the page at once (no reload) and is saved as locale:language. */
 function LanguagePicker({ readOnly }: { readOnly: boolean }) {

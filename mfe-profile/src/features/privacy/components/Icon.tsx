@@ -1,4 +1,4 @@
-import { createIcons } from '@portal/build/src/icons';
+import { createIcons } from '@portal/build/icons';
 
 // The privacy centre's icons (decorative: each beside a text that says the same).
 const PATHS = {

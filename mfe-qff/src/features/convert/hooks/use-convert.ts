@@ -21,15 +21,18 @@ export function useConversions() {
     queryFn: ({ signal }) => getConversions(signal),
     refetchInterval: (q) => (q.state.data?.data.some((c) => c.status === 'pending') ? PENDING_POLL_MS : false),
   });
-  const pending = (query.data?.data ?? []).filter((c) => c.status === 'pending').map((c) => c.id);
   const before = useRef<string[] | null>(null);
-  const key = pending.join(',');
+  // The ids are what matters, not the array's identity: the effect runs when they change.
+  const key = (query.data?.data ?? [])
+    .filter((c) => c.status === 'pending')
+    .map((c) => c.id)
+    .join(',');
   useEffect(() => {
+    const pending = key ? key.split(',') : [];
     const was = before.current;
     before.current = pending;
     if (was && was.some((id) => !pending.includes(id))) afterQffWrite(client);
-    // The ids are what matters (key), not the array's identity.
-  }, [key]);
+  }, [key, client]);
   return query;
 }
 

@@ -1,12 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Bdi, BdiTrans, Link, isHttpError, type CatalogueItem, type Redemption } from '@portal/runtime';
-import { Dialog } from '@portal/build/src/dialog';
+import { Dialog } from '@portal/build/dialog';
 import { Icon } from '../../../components/Icon';
-import { newIdempotencyKey } from '@portal/build/src/idempotency';
+import { newIdempotencyKey } from '@portal/build/idempotency';
 import { formatNumber, refusalMessage } from '../../../lib/format';
 import { useRedeem } from '../hooks/use-catalogue';
-import { WriteButton } from '@portal/build/src/offline';
+import { WriteButton } from '@portal/build/offline';
 
 type Refusal = { message: string; final: boolean };
 

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Bdi, ErrorState, Link, Loading, addToast, isHttpError, matchPath, usePathname, type Reward, nativeActionAvailable } from '@portal/runtime';
-import { NativeActionButton } from '@portal/build/src/native-button';
+import { NativeActionButton } from '@portal/build/native-button';
 import { Icon } from '../../../components/Icon';
 import { formatDate, useTimeZone } from '../../../lib/format';
 import { rewardIdOf } from '../api/rewards';
