@@ -1,6 +1,7 @@
 //! `portal`: the whole portal with embedded defaults (SQLite under ./data, in-process KV, dev
 //! outbox, demo data) on http://localhost:8080, or as configured (see the README).
-//! `portal openapi` prints the REST API's OpenAPI document instead; `portal qff-sandbox [ADDR]`
+//! `portal openapi` prints the REST API's OpenAPI document instead, `portal tenant-schema` the
+//! tenant file's JSON Schema (`config/tenant.schema.json`); `portal qff-sandbox [ADDR]`
 //! serves the airline partner sandbox (the launcher starts it so when `QFF_API_URL` is unset);
 //! `portal serve <service>` runs one service or the gateway alone (`make run-split`).
 
@@ -72,6 +73,10 @@ async fn run() -> anyhow::Result<()> {
     match std::env::args().nth(1).as_deref() {
         Some("openapi") => {
             println!("{}", portal_gateway::openapi().to_pretty_json()?);
+            return Ok(());
+        }
+        Some("tenant-schema") => {
+            print!("{}", portal_tenant::schema_json());
             return Ok(());
         }
         Some("qff-sandbox") => return portal_qff_sandbox::main_from_args(std::env::args().skip(2)).await,
