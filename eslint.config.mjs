@@ -26,7 +26,12 @@ const WORKSPACES = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), '
 const TABS = WORKSPACES.filter((w) => /^mfe-/.test(w));
 const featuresOf = (tab) => {
   const dir = path.join(ROOT, tab, 'src', 'features');
-  return fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name) : [];
+  return fs.existsSync(dir)
+    ? fs
+        .readdirSync(dir, { withFileTypes: true })
+        .filter((d) => d.isDirectory())
+        .map((d) => d.name)
+    : [];
 };
 // A tab by its package name (mfe-orders, mfe-orders/src/...), by a relative path into its folder
 // (../../mfe-orders/src/...), or by its federation name (mfe_orders/...): each pattern matches the

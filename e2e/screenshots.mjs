@@ -8,10 +8,31 @@ const out = process.argv[2] ?? '.cache/screenshots';
 fs.mkdirSync(out, { recursive: true });
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
 });
-const pages = ['/', '/home', '/profile', '/profile/privacy', '/size', '/messaging', '/preference', '/transactions', '/claim-transaction', '/rewards', '/rewards/item/101', '/offers'];
+const pages = [
+  '/',
+  '/home',
+  '/profile',
+  '/profile/privacy',
+  '/size',
+  '/messaging',
+  '/preference',
+  '/transactions',
+  '/claim-transaction',
+  '/rewards',
+  '/rewards/item/101',
+  '/offers',
+];
 // Extra states of a page, each its own screenshot (`<page>-<name>.png`).
 const states = {
   '/rewards': {
@@ -37,7 +58,12 @@ const states = {
     filed: async (page) => {
       const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Australia/Melbourne' }).format(new Date());
       const yesterday = new Date(Date.parse(`${today}T12:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
-      const claimed = (await page.locator('.claims').textContent().catch(() => '')).includes('MC01-100234');
+      const claimed = (
+        await page
+          .locator('.claims')
+          .textContent()
+          .catch(() => '')
+      ).includes('MC01-100234');
       await page.selectOption('#claim-store', 'melbourne-central');
       await page.fill('#claim-date', yesterday);
       await page.fill('#claim-receipt-number', claimed ? `SS-${Date.now() % 1_000_000}` : 'MC01-100234');
@@ -48,7 +74,10 @@ const states = {
     },
   },
 };
-for (const [label, viewport] of [['phone', { width: 390, height: 844 }], ['desktop', { width: 1280, height: 800 }]]) {
+for (const [label, viewport] of [
+  ['phone', { width: 390, height: 844 }],
+  ['desktop', { width: 1280, height: 800 }],
+]) {
   for (const lang of ['en', 'ar']) {
     const ctx = await browser.newContext({ viewport });
     const page = await ctx.newPage();
@@ -85,11 +114,17 @@ for (const [label, viewport] of [['phone', { width: 390, height: 844 }], ['deskt
   await page.fill('input[type=email]', 'staff@example.com');
   await page.press('input[type=email]', 'Enter');
   await page.waitForTimeout(500);
-  const mail = (await (await fetch(`${BASE}/_dev/outbox.json`)).json()).find((m) => m.to === 'staff@example.com' && Date.parse(m.sent_at) >= since);
+  const mail = (await (await fetch(`${BASE}/_dev/outbox.json`)).json()).find(
+    (m) => m.to === 'staff@example.com' && Date.parse(m.sent_at) >= since,
+  );
   await page.goto(mail.link);
   await page.getByRole('button', { name: 'Continue' }).click();
   await page.waitForURL((u) => u.pathname === '/home');
-  await page.getByLabel(/^(Member )?email|Search/i).first().fill('other@example.com').catch(() => {});
+  await page
+    .getByLabel(/^(Member )?email|Search/i)
+    .first()
+    .fill('other@example.com')
+    .catch(() => {});
   await page.waitForTimeout(300);
   await page.screenshot({ path: `${out}/${label}-staff-search.png`, fullPage: true });
   await ctx.close();

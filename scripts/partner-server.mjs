@@ -100,7 +100,16 @@ function fileIn(dir, urlPath) {
  *   `url` is the example page (origin + '/').
  */
 export async function startPartnerServer(options = {}) {
-  const { port = 8081, host = '127.0.0.1', portalUrl = 'http://localhost:8080', pages = {}, pagesDir, frameSrc = [], dev = false, build = true } = options;
+  const {
+    port = 8081,
+    host = '127.0.0.1',
+    portalUrl = 'http://localhost:8080',
+    pages = {},
+    pagesDir,
+    frameSrc = [],
+    dev = false,
+    build = true,
+  } = options;
   const portalOrigin = new URL(portalUrl).origin;
   if (build) ensureEmbedBuilt({ ifStale: dev });
   const extraDir = pagesDir ? path.resolve(pagesDir) : null;
@@ -148,7 +157,9 @@ export async function startPartnerServer(options = {}) {
         if (build) ensureEmbedBuilt({ ifStale: dev });
         send(res, 200, fs.readFileSync(EMBED_JS), { 'Content-Type': TYPES['.js'] });
       } catch (err) {
-        const message = fs.existsSync(EMBED_JS) ? String(err) : `${EMBED_JS} is missing: run npm run build (or node packages/embed/build.mjs)\n`;
+        const message = fs.existsSync(EMBED_JS)
+          ? String(err)
+          : `${EMBED_JS} is missing: run npm run build (or node packages/embed/build.mjs)\n`;
         send(res, 500, message, { 'Content-Type': 'text/plain; charset=utf-8' });
       }
       return;

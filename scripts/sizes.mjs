@@ -39,12 +39,19 @@ if (!fs.existsSync(path.join(out, 'index.html'))) {
 
 function listJs(dir) {
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? listJs(path.join(dir, e.name)) : e.name.endsWith('.js') ? [path.join(dir, e.name)] : [],
-  );
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? listJs(path.join(dir, e.name)) : e.name.endsWith('.js') ? [path.join(dir, e.name)] : []));
 }
 
-const TYPES = { '.js': 'text/javascript', '.json': 'application/json', '.html': 'text/html', '.svg': 'image/svg+xml', '.png': 'image/png', '.css': 'text/css' };
+const TYPES = {
+  '.js': 'text/javascript',
+  '.json': 'application/json',
+  '.html': 'text/html',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.css': 'text/css',
+};
 
 function serve() {
   const server = http.createServer((req, res) => {
@@ -53,7 +60,24 @@ function serve() {
     // so that library is counted in the page's route chunk.
     if (url.pathname === '/api/profile/rewards/101') {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ data: { id: 101, name: '$10 voucher', description: '', terms: '', points_cost: 0, source: 'gift', catalogue_id: null, code: 'K7QM-4TXA-9PWD', status: 'available', issued_at: '2026-11-01T00:00:00Z', expires_at: null, used_at: null } }));
+      res.end(
+        JSON.stringify({
+          data: {
+            id: 101,
+            name: '$10 voucher',
+            description: '',
+            terms: '',
+            points_cost: 0,
+            source: 'gift',
+            catalogue_id: null,
+            code: 'K7QM-4TXA-9PWD',
+            status: 'available',
+            issued_at: '2026-11-01T00:00:00Z',
+            expires_at: null,
+            used_at: null,
+          },
+        }),
+      );
       return;
     }
     if (url.pathname.startsWith('/api/')) {
@@ -91,12 +115,25 @@ async function measure() {
   const base = `http://127.0.0.1:${server.address().port}`;
   const browser = await chromium.launch({
     executablePath,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   const pages = {};
   try {
-    const visits = [['/ (login)', '/', false], ['/home (signed in)', '/home', true]];
-    for (const route of new Set(Object.values(REMOTE_ROUTES).flat())) if (route !== '/home') visits.push([`${route} (signed in)`, route, true]);
+    const visits = [
+      ['/ (login)', '/', false],
+      ['/home (signed in)', '/home', true],
+    ];
+    for (const route of new Set(Object.values(REMOTE_ROUTES).flat()))
+      if (route !== '/home') visits.push([`${route} (signed in)`, route, true]);
     for (const [name, pathName, signedIn] of visits) {
       const context = await browser.newContext();
       if (signedIn) await context.addInitScript((t) => localStorage.setItem('portal.auth', t), fakeSession());
@@ -128,15 +165,25 @@ if (pages) {
     console.log(`${name}: ${kb(total)} gzipped first-load JS in ${files.length} files`);
     for (const f of files.sort()) console.log(`    ${kb(gz(f)).padStart(9)}  ${path.relative(out, f)}`);
   }
-  const homeRemotes = new Set(pages['/home (signed in)'].map((f) => path.relative(out, f).split(path.sep)).filter((p) => p[0] === 'mfe').map((p) => p[1]));
+  const homeRemotes = new Set(
+    pages['/home (signed in)']
+      .map((f) => path.relative(out, f).split(path.sep))
+      .filter((p) => p[0] === 'mfe')
+      .map((p) => p[1]),
+  );
   for (const pkg of homeRemotes) if (!HOME_REMOTES.includes(pkg)) over.push(`/home loads ${pkg}`);
   console.log(`\nRoute chunk per remote (JS from its own folder when its route is opened, budget ${ROUTE_BUDGET_KB} KB):`);
   for (const [pkg, routes] of Object.entries(REMOTE_ROUTES)) {
     for (const route of routes) {
-      const files = (pages[`${route} (signed in)`] || []).filter((f) => path.relative(out, f).startsWith(`mfe${path.sep}${pkg}${path.sep}`));
+      const files = (pages[`${route} (signed in)`] || []).filter((f) =>
+        path.relative(out, f).startsWith(`mfe${path.sep}${pkg}${path.sep}`),
+      );
       const total = files.reduce((n, f) => n + gz(f), 0);
-      if (!files.length || total > ROUTE_BUDGET_KB * 1024) over.push(`${pkg} route chunk on ${route} ${files.length ? kb(total) : 'not loaded'}`);
-      console.log(`    ${kb(total).padStart(9)}  ${pkg} on ${route} (${files.map((f) => path.basename(f)).join(', ') || 'nothing loaded'})`);
+      if (!files.length || total > ROUTE_BUDGET_KB * 1024)
+        over.push(`${pkg} route chunk on ${route} ${files.length ? kb(total) : 'not loaded'}`);
+      console.log(
+        `    ${kb(total).padStart(9)}  ${pkg} on ${route} (${files.map((f) => path.basename(f)).join(', ') || 'nothing loaded'})`,
+      );
     }
   }
 } else {
@@ -154,5 +201,9 @@ for (const pkg of fs.existsSync(mfeRoot) ? fs.readdirSync(mfeRoot) : []) {
     console.log(`    ${kb(total).padStart(9)}  ${pkg}@${version}`);
   }
 }
-console.log(over.length ? `\nOVER BUDGET: ${over.join('; ')}` : `\nwithin budget (first load ${BUDGET_KB} KB per page, ${ROUTE_BUDGET_KB} KB per route chunk)`);
+console.log(
+  over.length
+    ? `\nOVER BUDGET: ${over.join('; ')}`
+    : `\nwithin budget (first load ${BUDGET_KB} KB per page, ${ROUTE_BUDGET_KB} KB per route chunk)`,
+);
 process.exit(over.length ? 1 : 0);

@@ -24,7 +24,15 @@ const HASHED = /\.[0-9a-f]{8,}\.[a-z0-9]+$/;
  * precached. The others (e.g. @tanstack/react-query, which the shell does not load itself) may be
  * taken from a remote, so its copy is precached.
  */
-export const SHELL_LOADS_FIRST = ['react', 'react/jsx-runtime', 'react-dom', 'react-dom/client', 'i18next', 'react-i18next', '@portal/runtime'];
+export const SHELL_LOADS_FIRST = [
+  'react',
+  'react/jsx-runtime',
+  'react-dom',
+  'react-dom/client',
+  'i18next',
+  'react-i18next',
+  '@portal/runtime',
+];
 
 /** The folders (relative to `out`) of the remote versions the manifest names; other origins are left out. */
 export function currentRemoteDirs(manifest) {

@@ -29,14 +29,24 @@ for (const dir of LOCKS) {
   const refused = Object.entries(lock.packages)
     .filter(([, p]) => typeof p.engines?.node === 'string' && lowest && !semver.satisfies(lowest, p.engines.node))
     .map(([k, p]) => `${k.replace(/^.*node_modules\//, '')}@${p.version} wants node ${p.engines.node}`);
-  if (refused.length) fail(`${dir}/package-lock.json: ${refused.length} packages exclude Node ${lowest}: ${refused.slice(0, 5).join('; ')}`);
+  if (refused.length)
+    fail(`${dir}/package-lock.json: ${refused.length} packages exclude Node ${lowest}: ${refused.slice(0, 5).join('; ')}`);
   // npm ci's own check: the lock satisfies package.json (a dry run installs nothing).
   try {
     execFileSync('npm', ['ci', '--dry-run', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: path.join(REPO, dir), stdio: 'pipe' });
   } catch (e) {
-    fail(`${dir}/package-lock.json is out of step with its package.json: ${String(e.stderr).split('\n').find((l) => /Missing|Invalid|in sync/.test(l)) ?? e.message}`);
+    fail(
+      `${dir}/package-lock.json is out of step with its package.json: ${
+        String(e.stderr)
+          .split('\n')
+          .find((l) => /Missing|Invalid|in sync/.test(l)) ?? e.message
+      }`,
+    );
     continue;
   }
-  if (!refused.length) console.log(`ok - ${dir}/package-lock.json: ${Object.keys(lock.packages).length - 1} packages, all accept Node ${lowest}; npm ci takes it as is`);
+  if (!refused.length)
+    console.log(
+      `ok - ${dir}/package-lock.json: ${Object.keys(lock.packages).length - 1} packages, all accept Node ${lowest}; npm ci takes it as is`,
+    );
 }
 process.exit(failed ? 1 : 0);

@@ -105,7 +105,15 @@ async function axe(page, options, include) {
 
 // The tenant's theme is written on <html style> (runtime applyTheme); without it the stylesheet's
 // own colours apply.
-const THEME_VARS = ['--color-primary', '--color-on-primary', '--color-accent', '--color-bg', '--color-surface', '--color-text', '--color-muted'];
+const THEME_VARS = [
+  '--color-primary',
+  '--color-on-primary',
+  '--color-accent',
+  '--color-bg',
+  '--color-surface',
+  '--color-text',
+  '--color-muted',
+];
 
 /**
  * Collects the violations of each checked screen; `assertNone` fails with all of them at once.
@@ -211,7 +219,17 @@ async function memberScreens(viewport, lang, label, defaultColours) {
   await page.locator('.member-card__barcode').waitFor();
   await audit.check(page, 'Home: the membership card');
   await offline(page, audit, 'offline: Home');
-  for (const path of ['/profile', '/profile/privacy', '/size', '/messaging', '/preference', '/transactions', '/claim-transaction', '/rewards', '/offers']) {
+  for (const path of [
+    '/profile',
+    '/profile/privacy',
+    '/size',
+    '/messaging',
+    '/preference',
+    '/transactions',
+    '/claim-transaction',
+    '/rewards',
+    '/offers',
+  ]) {
     await go(page, path);
     await audit.check(page, path);
   }
@@ -268,7 +286,14 @@ async function memberScreens(viewport, lang, label, defaultColours) {
   await audit.check(page, 'Rewards Item Detail');
 
   // The store and event pages (found, unknown, finished), and an unknown path.
-  for (const path of ['/event/spring-launch', '/event/winter-sale-2025', '/event/summer', '/loc/melbourne-central', '/loc/atlantis', '/no-such-page']) {
+  for (const path of [
+    '/event/spring-launch',
+    '/event/winter-sale-2025',
+    '/event/summer',
+    '/loc/melbourne-central',
+    '/loc/atlantis',
+    '/no-such-page',
+  ]) {
     await go(page, path);
     await audit.check(page, `${path} (signed in)`);
   }
@@ -309,7 +334,10 @@ async function memberScreens(viewport, lang, label, defaultColours) {
   await page.locator('#login-code').waitFor();
   await audit.check(page, 'login: enter the code');
   // The remote's failure provoked above is the only error the page may have had.
-  assert.deepEqual(page.errors.filter((e) => !/'mfe_orders' died in status LOADING_SOURCE_CODE/.test(e.message)), []);
+  assert.deepEqual(
+    page.errors.filter((e) => !/'mfe_orders' died in status LOADING_SOURCE_CODE/.test(e.message)),
+    [],
+  );
   await page.context().close();
   audit.assertNone();
 }
@@ -356,7 +384,9 @@ for (const [viewport, size] of [
     // The default colours once per language: contrast hardly depends on the width, and it keeps
     // the whole file near two and a half minutes.
     const defaults = viewport === DESKTOP;
-    test(`axe: no violations on any member or visitor screen (${label})`, { timeout: 180_000 }, () => memberScreens(viewport, lang, label, defaults));
+    test(`axe: no violations on any member or visitor screen (${label})`, { timeout: 180_000 }, () =>
+      memberScreens(viewport, lang, label, defaults),
+    );
     test(`axe: no violations on the staff screens (${label})`, { timeout: 60_000 }, () => staffScreens(viewport, lang, label, defaults));
   }
 }

@@ -26,7 +26,7 @@ function tree(dir) {
 }
 
 test('rebuilding only mfe-profile into a new version changes only that remote', { timeout: 300_000 }, async () => {
-  assert.ok(STATIC_DIR, 'PORTAL_STATIC_DIR names the running portal\'s static dir');
+  assert.ok(STATIC_DIR, "PORTAL_STATIC_DIR names the running portal's static dir");
   const page = await newPage();
   await signIn(page);
   await page.waitForURL((u) => u.pathname === '/home');
@@ -58,7 +58,10 @@ test('rebuilding only mfe-profile into a new version changes only that remote', 
     assert.ok(added.length > 0);
     for (const f of added) assert.ok(f.startsWith(`mfe/mfe-profile/${version}/`), `unexpected new file ${f}`);
     assert.equal(manifestAfter.mfe_profile.version, version);
-    assert.ok(fs.readFileSync(path.join(STATIC_DIR, 'sw.js'), 'utf8').includes(`/mfe/mfe-profile/${version}/remoteEntry.js`), 'the service worker precaches the new version');
+    assert.ok(
+      fs.readFileSync(path.join(STATIC_DIR, 'sw.js'), 'utf8').includes(`/mfe/mfe-profile/${version}/remoteEntry.js`),
+      'the service worker precaches the new version',
+    );
     for (const name of Object.keys(manifestBefore).filter((n) => n !== 'mfe_profile')) {
       assert.deepEqual(manifestAfter[name], manifestBefore[name], `${name} entry untouched`);
     }

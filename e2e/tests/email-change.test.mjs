@@ -94,7 +94,8 @@ async function assertNoOverflow(page, where) {
       if (box.left < 0 || box.right > width) out.push(`dialog ${box.left}..${box.right} of ${width}`);
       for (const el of dialog.querySelectorAll('*')) {
         const r = el.getBoundingClientRect();
-        if (r.width && (r.left < box.left - 0.5 || r.right > box.right + 0.5)) out.push(`${el.tagName}.${el.className} ${r.left}..${r.right}`);
+        if (r.width && (r.left < box.left - 0.5 || r.right > box.right + 0.5))
+          out.push(`${el.tagName}.${el.className} ${r.left}..${r.right}`);
       }
       if (dialog.scrollWidth > dialog.clientWidth) out.push(`dialog scrolls ${dialog.scrollWidth} > ${dialog.clientWidth}`);
     }
@@ -105,136 +106,144 @@ async function assertNoOverflow(page, where) {
 
 const emailGroup = (page) => page.getByRole('group', { name: 'Email address' });
 
-test('the sign-in address changed with the emailed code, the other browser signed out, then undone from the old address', { timeout: 180_000 }, async () => {
-  const OLD = `change.${stamp}@example.com`;
-  const NEW = `moved.${stamp}@example.com`;
-  await register(OLD);
+test(
+  'the sign-in address changed with the emailed code, the other browser signed out, then undone from the old address',
+  { timeout: 180_000 },
+  async () => {
+    const OLD = `change.${stamp}@example.com`;
+    const NEW = `moved.${stamp}@example.com`;
+    await register(OLD);
 
-  // A phone (A) and a computer (B): the same member twice.
-  const a = await newPage();
-  await signIn(a, OLD);
-  const b = await newPage({ width: 1280, height: 900 });
-  await signIn(b, OLD);
-  const [tokenA, tokenB] = [await token(a), await token(b)];
-  assert.ok(tokenA && tokenB && tokenA !== tokenB);
+    // A phone (A) and a computer (B): the same member twice.
+    const a = await newPage();
+    await signIn(a, OLD);
+    const b = await newPage({ width: 1280, height: 900 });
+    await signIn(b, OLD);
+    const [tokenA, tokenB] = [await token(a), await token(b)];
+    assert.ok(tokenA && tokenB && tokenA !== tokenB);
 
-  await a.getByRole('navigation', { name: 'Account sections' }).getByRole('link', { name: 'My Details', exact: true }).click();
-  await a.getByRole('heading', { name: 'Personal details', level: 2 }).waitFor();
-  await emailGroup(a).getByText(OLD).waitFor();
-  // The address is shown, not a field to type over.
-  assert.equal(await emailGroup(a).getByRole('textbox').count(), 0);
+    await a.getByRole('navigation', { name: 'Account sections' }).getByRole('link', { name: 'My Details', exact: true }).click();
+    await a.getByRole('heading', { name: 'Personal details', level: 2 }).waitFor();
+    await emailGroup(a).getByText(OLD).waitFor();
+    // The address is shown, not a field to type over.
+    assert.equal(await emailGroup(a).getByRole('textbox').count(), 0);
 
-  await emailGroup(a).getByRole('button', { name: 'Change email' }).click();
-  const dialog = a.getByRole('dialog', { name: 'Change your email address' });
-  await dialog.waitFor();
-  assert.equal(await a.evaluate(() => document.activeElement?.getAttribute('type')), 'email', 'the new address has the focus');
-  await shot(a, 'en-1-change-dialog');
-  await noViolations(a, 'the change dialog');
-  await assertNoOverflow(a, 'the change dialog (en)');
+    await emailGroup(a).getByRole('button', { name: 'Change email' }).click();
+    const dialog = a.getByRole('dialog', { name: 'Change your email address' });
+    await dialog.waitFor();
+    assert.equal(await a.evaluate(() => document.activeElement?.getAttribute('type')), 'email', 'the new address has the focus');
+    await shot(a, 'en-1-change-dialog');
+    await noViolations(a, 'the change dialog');
+    await assertNoOverflow(a, 'the change dialog (en)');
 
-  // The address it already has: refused on the field before anything is sent.
-  await dialog.getByLabel('New email address').fill(OLD.toUpperCase());
-  await dialog.getByRole('button', { name: 'Send code' }).click();
-  await dialog.getByRole('alert').filter({ hasText: "That's already your email address" }).waitFor();
-  await shot(a, 'en-2-change-dialog-error');
-  await noViolations(a, 'the change dialog with a refused address');
+    // The address it already has: refused on the field before anything is sent.
+    await dialog.getByLabel('New email address').fill(OLD.toUpperCase());
+    await dialog.getByRole('button', { name: 'Send code' }).click();
+    await dialog.getByRole('alert').filter({ hasText: "That's already your email address" }).waitFor();
+    await shot(a, 'en-2-change-dialog-error');
+    await noViolations(a, 'the change dialog with a refused address');
 
-  const sent = Date.now() - 1000;
-  await dialog.getByLabel('New email address').fill(NEW);
-  await dialog.getByRole('button', { name: 'Send code' }).click();
-  const codeStep = a.getByRole('dialog', { name: 'Enter the code' });
-  await codeStep.waitFor();
-  await codeStep.getByText(/We've sent a code to m\*\*\*@example\.com/).waitFor();
-  assert.equal(await a.evaluate(() => document.activeElement?.getAttribute('autocomplete')), 'one-time-code', 'the code field has the focus');
-  await shot(a, 'en-3-code-step');
-  await noViolations(a, 'the code step');
-  // Nothing has changed until the code is confirmed.
-  assert.equal((await api(tokenA, 'GET', '/api/profile')).body.email, OLD);
+    const sent = Date.now() - 1000;
+    await dialog.getByLabel('New email address').fill(NEW);
+    await dialog.getByRole('button', { name: 'Send code' }).click();
+    const codeStep = a.getByRole('dialog', { name: 'Enter the code' });
+    await codeStep.waitFor();
+    await codeStep.getByText(/We've sent a code to m\*\*\*@example\.com/).waitFor();
+    assert.equal(
+      await a.evaluate(() => document.activeElement?.getAttribute('autocomplete')),
+      'one-time-code',
+      'the code field has the focus',
+    );
+    await shot(a, 'en-3-code-step');
+    await noViolations(a, 'the code step');
+    // Nothing has changed until the code is confirmed.
+    assert.equal((await api(tokenA, 'GET', '/api/profile')).body.email, OLD);
 
-  const mail = await latestEmail(NEW, { after: sent });
-  const code = codeIn(mail);
-  assert.ok(code, `a code in ${mail.text}`);
-  // A wrong code: on its field, nothing changed.
-  await codeStep.getByLabel('6-digit code').fill(code === '000000' ? '111111' : '000000');
-  await codeStep.getByRole('button', { name: 'Confirm new address' }).click();
-  await codeStep.getByRole('alert').filter({ hasText: 'That code is not right or has expired' }).waitFor();
-  assert.equal(await codeStep.getByLabel('6-digit code').getAttribute('aria-invalid'), 'true');
-  await noViolations(a, 'the code step with a refused code');
+    const mail = await latestEmail(NEW, { after: sent });
+    const code = codeIn(mail);
+    assert.ok(code, `a code in ${mail.text}`);
+    // A wrong code: on its field, nothing changed.
+    await codeStep.getByLabel('6-digit code').fill(code === '000000' ? '111111' : '000000');
+    await codeStep.getByRole('button', { name: 'Confirm new address' }).click();
+    await codeStep.getByRole('alert').filter({ hasText: 'That code is not right or has expired' }).waitFor();
+    assert.equal(await codeStep.getByLabel('6-digit code').getAttribute('aria-invalid'), 'true');
+    await noViolations(a, 'the code step with a refused code');
 
-  const changedAt = Date.now() - 1000;
-  await codeStep.getByLabel('6-digit code').fill(code);
-  await codeStep.getByRole('button', { name: 'Confirm new address' }).click();
-  const done = a.getByRole('dialog', { name: 'Email address changed' });
-  await done.waitFor();
-  await done.getByText('You now sign in with this address:').waitFor();
-  await done.getByText(NEW, { exact: true }).waitFor();
-  await done.getByText('Your other devices have been signed out.').waitFor();
-  await shot(a, 'en-4-done');
-  await noViolations(a, 'the change done');
-  await done.getByRole('button', { name: 'Done' }).click();
-  await emailGroup(a).getByText(NEW).waitFor();
-  assert.equal((await api(tokenA, 'GET', '/api/profile')).body.email, NEW);
+    const changedAt = Date.now() - 1000;
+    await codeStep.getByLabel('6-digit code').fill(code);
+    await codeStep.getByRole('button', { name: 'Confirm new address' }).click();
+    const done = a.getByRole('dialog', { name: 'Email address changed' });
+    await done.waitFor();
+    await done.getByText('You now sign in with this address:').waitFor();
+    await done.getByText(NEW, { exact: true }).waitFor();
+    await done.getByText('Your other devices have been signed out.').waitFor();
+    await shot(a, 'en-4-done');
+    await noViolations(a, 'the change done');
+    await done.getByRole('button', { name: 'Done' }).click();
+    await emailGroup(a).getByText(NEW).waitFor();
+    assert.equal((await api(tokenA, 'GET', '/api/profile')).body.email, NEW);
 
-  // B is signed out: the server refuses its token, and the browser ends on the Logged out screen.
-  assert.equal((await api(tokenB, 'GET', '/api/profile')).status, 401);
-  await b.goto(`${BASE}/profile`);
-  await b.getByRole('heading', { name: 'Logged out securely' }).waitFor();
-  assert.equal(await token(b), null);
+    // B is signed out: the server refuses its token, and the browser ends on the Logged out screen.
+    assert.equal((await api(tokenB, 'GET', '/api/profile')).status, 401);
+    await b.goto(`${BASE}/profile`);
+    await b.getByRole('heading', { name: 'Logged out securely' }).waitFor();
+    assert.equal(await token(b), null);
 
-  // The old address is told, with a link that undoes the change.
-  const notice = await latestEmail(OLD, { after: changedAt });
-  assert.match(notice.text, /changed to m\*\*\*@example\.com/);
-  const undo = new URL(notice.link);
-  assert.equal(`${undo.origin}${undo.pathname}`, `${BASE}/email-change/undo`);
-  assert.ok(undo.searchParams.get('key'));
+    // The old address is told, with a link that undoes the change.
+    const notice = await latestEmail(OLD, { after: changedAt });
+    assert.match(notice.text, /changed to m\*\*\*@example\.com/);
+    const undo = new URL(notice.link);
+    assert.equal(`${undo.origin}${undo.pathname}`, `${BASE}/email-change/undo`);
+    assert.ok(undo.searchParams.get('key'));
 
-  // Opened in a fresh browser (no session): it says what undoing does and waits for the tap.
-  const c = await newPage();
-  await c.goto(notice.link);
-  await c.getByRole('heading', { name: 'Undo the change of your email address', level: 1 }).waitFor();
-  await c.getByText('Everyone using your account is signed out, on every device.').waitFor();
-  await shot(c, 'en-5-undo');
-  await noViolations(c, 'the undo screen');
-  assert.equal((await api(tokenA, 'GET', '/api/profile')).body.email, NEW, 'opening the link changes nothing');
-  await c.getByRole('button', { name: 'Undo the change' }).click();
-  await c.getByRole('heading', { name: 'Your email address is back', level: 1 }).waitFor();
-  await c.getByText(/Your sign-in address is c\*\*\*@example\.com again/).waitFor();
-  await shot(c, 'en-6-undone');
-  await noViolations(c, 'the undo screen, done');
+    // Opened in a fresh browser (no session): it says what undoing does and waits for the tap.
+    const c = await newPage();
+    await c.goto(notice.link);
+    await c.getByRole('heading', { name: 'Undo the change of your email address', level: 1 }).waitFor();
+    await c.getByText('Everyone using your account is signed out, on every device.').waitFor();
+    await shot(c, 'en-5-undo');
+    await noViolations(c, 'the undo screen');
+    assert.equal((await api(tokenA, 'GET', '/api/profile')).body.email, NEW, 'opening the link changes nothing');
+    await c.getByRole('button', { name: 'Undo the change' }).click();
+    await c.getByRole('heading', { name: 'Your email address is back', level: 1 }).waitFor();
+    await c.getByText(/Your sign-in address is c\*\*\*@example\.com again/).waitFor();
+    await shot(c, 'en-6-undone');
+    await noViolations(c, 'the undo screen, done');
 
-  // Every session has ended: A's too (its next page ends on the Logged out screen).
-  assert.equal((await api(tokenA, 'GET', '/api/profile')).status, 401);
-  await a.reload();
-  await a.getByRole('heading', { name: 'Logged out securely' }).waitFor();
+    // Every session has ended: A's too (its next page ends on the Logged out screen).
+    assert.equal((await api(tokenA, 'GET', '/api/profile')).status, 401);
+    await a.reload();
+    await a.getByRole('heading', { name: 'Logged out securely' }).waitFor();
 
-  // The old address signs in again (from the undo screen's Sign in); the new one is no longer it.
-  await c.getByRole('link', { name: 'Sign in' }).click();
-  await c.waitForURL((u) => u.pathname === '/');
-  await signIn(c, OLD);
-  const tokenC = await token(c);
-  assert.equal((await api(tokenC, 'GET', '/api/profile')).body.email, OLD);
+    // The old address signs in again (from the undo screen's Sign in); the new one is no longer it.
+    await c.getByRole('link', { name: 'Sign in' }).click();
+    await c.waitForURL((u) => u.pathname === '/');
+    await signIn(c, OLD);
+    const tokenC = await token(c);
+    assert.equal((await api(tokenC, 'GET', '/api/profile')).body.email, OLD);
 
-  // Changes are locked for a while: the dialog says so in the server's words, and offers nothing to send.
-  await c.goto(`${BASE}/profile`);
-  await emailGroup(c).getByRole('button', { name: 'Change email' }).click();
-  const again = c.getByRole('dialog', { name: 'Change your email address' });
-  await again.getByLabel('New email address').fill(`again.${stamp}@example.com`);
-  await again.getByRole('button', { name: 'Send code' }).click();
-  await again.getByRole('alert').filter({ hasText: "can't be changed again for a few days" }).waitFor();
-  assert.equal(await again.getByRole('button', { name: 'Send code' }).count(), 0);
-  await again.getByRole('button', { name: 'Close' }).click();
+    // Changes are locked for a while: the dialog says so in the server's words, and offers nothing to send.
+    await c.goto(`${BASE}/profile`);
+    await emailGroup(c).getByRole('button', { name: 'Change email' }).click();
+    const again = c.getByRole('dialog', { name: 'Change your email address' });
+    await again.getByLabel('New email address').fill(`again.${stamp}@example.com`);
+    await again.getByRole('button', { name: 'Send code' }).click();
+    await again.getByRole('alert').filter({ hasText: "can't be changed again for a few days" }).waitFor();
+    assert.equal(await again.getByRole('button', { name: 'Send code' }).count(), 0);
+    await again.getByRole('button', { name: 'Close' }).click();
 
-  // The link works once.
-  const d = await newPage();
-  await d.goto(notice.link);
-  await d.getByRole('button', { name: 'Undo the change' }).click();
-  await d.getByRole('heading', { name: "This link can't be used", level: 1 }).waitFor();
-  await d.getByText('This link has expired or has already been used.').waitFor();
-  await noViolations(d, 'the undo screen, link used');
+    // The link works once.
+    const d = await newPage();
+    await d.goto(notice.link);
+    await d.getByRole('button', { name: 'Undo the change' }).click();
+    await d.getByRole('heading', { name: "This link can't be used", level: 1 }).waitFor();
+    await d.getByText('This link has expired or has already been used.').waitFor();
+    await noViolations(d, 'the undo screen, link used');
 
-  for (const p of [a, b, c, d]) assert.deepEqual(p.errors, []);
-  for (const p of [a, b, c, d]) await p.context().close();
-});
+    for (const p of [a, b, c, d]) assert.deepEqual(p.errors, []);
+    for (const p of [a, b, c, d]) await p.context().close();
+  },
+);
 
 test('the change dialog in Arabic on a phone: right to left, nothing wider than the screen', { timeout: 120_000 }, async () => {
   const OLD = `arabic.${stamp}@example.com`;
@@ -300,45 +309,49 @@ test('the change dialog in Arabic on a phone: right to left, nothing wider than 
   await other.context().close();
 });
 
-test('a staff view shows in the member’s privacy centre, and ending it there ends the staff’s view token', { timeout: 120_000 }, async () => {
-  const EMAIL = `viewed.${stamp}@example.com`;
-  await register(EMAIL, 'Vera');
-  const page = await newPage();
-  await signIn(page, EMAIL);
-  const member = await token(page);
-  const profileId = (await api(member, 'GET', '/api/profile')).body.id;
+test(
+  'a staff view shows in the member’s privacy centre, and ending it there ends the staff’s view token',
+  { timeout: 120_000 },
+  async () => {
+    const EMAIL = `viewed.${stamp}@example.com`;
+    await register(EMAIL, 'Vera');
+    const page = await newPage();
+    await signIn(page, EMAIL);
+    const member = await token(page);
+    const profileId = (await api(member, 'GET', '/api/profile')).body.id;
 
-  // Staff open a view of the account (the API, as the staff panel does).
-  const staff = await apiSignIn('staff@example.com');
-  const opened = await api(staff, 'POST', `/api/auth/impersonate/${profileId}`, { reason: 'Member asked for help by phone' });
-  assert.equal(opened.status, 200, JSON.stringify(opened.body));
-  const view = opened.body.token;
-  assert.equal((await api(view, 'GET', '/api/profile')).status, 200);
+    // Staff open a view of the account (the API, as the staff panel does).
+    const staff = await apiSignIn('staff@example.com');
+    const opened = await api(staff, 'POST', `/api/auth/impersonate/${profileId}`, { reason: 'Member asked for help by phone' });
+    assert.equal(opened.status, 200, JSON.stringify(opened.body));
+    const view = opened.body.token;
+    assert.equal((await api(view, 'GET', '/api/profile')).status, 200);
 
-  await page.goto(`${BASE}/profile/privacy`);
-  const section = page.getByRole('region', { name: 'Staff viewing your account' });
-  await section.waitFor();
-  const item = section.getByRole('listitem').filter({ hasText: 'Sam Staff' });
-  await item.waitFor();
-  for (const label of ['Viewing since', 'Last active', 'Ends by']) await item.getByText(label, { exact: true }).waitFor();
-  await section.scrollIntoViewIfNeeded();
-  await shot(page, 'en-7-staff-view');
-  await noViolations(page, 'the privacy centre with a staff view');
+    await page.goto(`${BASE}/profile/privacy`);
+    const section = page.getByRole('region', { name: 'Staff viewing your account' });
+    await section.waitFor();
+    const item = section.getByRole('listitem').filter({ hasText: 'Sam Staff' });
+    await item.waitFor();
+    for (const label of ['Viewing since', 'Last active', 'Ends by']) await item.getByText(label, { exact: true }).waitFor();
+    await section.scrollIntoViewIfNeeded();
+    await shot(page, 'en-7-staff-view');
+    await noViolations(page, 'the privacy centre with a staff view');
 
-  await item.getByRole('button', { name: 'End this view (Sam Staff)' }).click();
-  const ask = page.getByRole('dialog', { name: 'End this staff view?' });
-  await ask.waitFor();
-  await noViolations(page, 'ending a staff view: the confirmation');
-  await ask.getByRole('button', { name: 'End view' }).click();
-  await page.getByText('Sam Staff can no longer see your account').waitFor();
-  await section.waitFor({ state: 'detached' });
-  // The staff's view token is refused from now on; the member is still signed in.
-  assert.equal((await api(view, 'GET', '/api/profile')).status, 401);
-  assert.equal((await api(member, 'GET', '/api/profile')).status, 200);
-  assert.deepEqual((await api(member, 'GET', '/api/privacy/sessions')).body.staff_views, []);
-  assert.deepEqual(page.errors, []);
-  await page.context().close();
-});
+    await item.getByRole('button', { name: 'End this view (Sam Staff)' }).click();
+    const ask = page.getByRole('dialog', { name: 'End this staff view?' });
+    await ask.waitFor();
+    await noViolations(page, 'ending a staff view: the confirmation');
+    await ask.getByRole('button', { name: 'End view' }).click();
+    await page.getByText('Sam Staff can no longer see your account').waitFor();
+    await section.waitFor({ state: 'detached' });
+    // The staff's view token is refused from now on; the member is still signed in.
+    assert.equal((await api(view, 'GET', '/api/profile')).status, 401);
+    assert.equal((await api(member, 'GET', '/api/profile')).status, 200);
+    assert.deepEqual((await api(member, 'GET', '/api/privacy/sessions')).body.staff_views, []);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  },
+);
 
 test('an already-used sign-in link opened while signed in keeps the session and says so', { timeout: 60_000 }, async () => {
   const EMAIL = `relinked.${stamp}@example.com`;

@@ -137,19 +137,26 @@ describe('the portal inside a partner page', () => {
     // (as Chrome does in incognito): the session lives in the page's memory.
     const page = await newPage({ width: 1280, height: 900 });
     const frame = await openPartner(page);
-    assert.match(await frame.evaluate(() => {
-      try {
-        return String(localStorage.length);
-      } catch (e) {
-        return e.name;
-      }
-    }), /SecurityError/);
+    assert.match(
+      await frame.evaluate(() => {
+        try {
+          return String(localStorage.length);
+        } catch (e) {
+          return e.name;
+        }
+      }),
+      /SecurityError/,
+    );
     await signInWithCode(frame, 'demo@example.com');
     await frame.getByRole('heading', { level: 1, name: /Dana/ }).waitFor();
     await frame.getByRole('link', { name: 'My Details' }).first().click();
     await frame.getByRole('heading', { name: 'Personal details', level: 2 }).waitFor();
     // Every tab works without storage.
-    for (const [tab, heading] of [['My Orders', 'My Orders'], ['Rewards', 'Rewards'], ['Offers', 'Offers']]) {
+    for (const [tab, heading] of [
+      ['My Orders', 'My Orders'],
+      ['Rewards', 'Rewards'],
+      ['Offers', 'Offers'],
+    ]) {
       await frame.getByRole('link', { name: tab, exact: true }).first().click();
       await frame.getByRole('heading', { level: 1, name: heading }).waitFor();
       assert.equal(await frame.getByText('Something went wrong').count(), 0, tab);
@@ -202,7 +209,12 @@ describe('the portal inside a partner page', () => {
     await frame.getByRole('heading', { name: 'Logged out securely' }).waitFor();
     await page.locator('#log').getByText('logout', { exact: false }).first().waitFor();
     // Signed out: no customer data.
-    const refused = await page.evaluate(() => window.partnerPortal.requestCustomerData().then(() => 'answered', (e) => e.message));
+    const refused = await page.evaluate(() =>
+      window.partnerPortal.requestCustomerData().then(
+        () => 'answered',
+        (e) => e.message,
+      ),
+    );
     assert.equal(refused, 'Not signed in');
     await page.context().close();
   });
@@ -219,12 +231,15 @@ describe('the portal inside a partner page', () => {
       DEMO_ID,
     );
     await page.waitForFunction(() => window.__fromPortal.some((m) => m.requestId === 'm1'));
-    assert.deepEqual((await portalMessages(page)).find((m) => m.requestId === 'm1'), {
-      action: 'error',
-      error: 'Only a signed-in staff user can view a member account',
-      requestId: 'm1',
-      request: 'impersonate',
-    });
+    assert.deepEqual(
+      (await portalMessages(page)).find((m) => m.requestId === 'm1'),
+      {
+        action: 'error',
+        error: 'Only a signed-in staff user can view a member account',
+        requestId: 'm1',
+        request: 'impersonate',
+      },
+    );
     await page.getByRole('button', { name: 'Sign out' }).click();
     await frame.getByRole('link', { name: 'Return to login' }).click();
 
@@ -277,7 +292,11 @@ describe('the portal inside a partner page', () => {
     await page.waitForTimeout(300);
     assert.equal(await ad.evaluate(() => window.answers), 0, 'nothing answers the foreign frame');
     const after = (await portalMessages(page)).slice(before);
-    assert.deepEqual(after.map((m) => m.action).filter((a) => a !== 'resize' && a !== 'getUrl'), ['customerData'], 'the flood got no answer and changed nothing');
+    assert.deepEqual(
+      after.map((m) => m.action).filter((a) => a !== 'resize' && a !== 'getUrl'),
+      ['customerData'],
+      'the flood got no answer and changed nothing',
+    );
     await frame.getByRole('heading', { level: 1, name: /Dana/ }).waitFor();
     assert.deepEqual(page.errors, []);
     await page.context().close();
@@ -297,7 +316,10 @@ describe('the portal inside a partner page', () => {
     await page.waitForTimeout(500);
     const frame = page.frames().find((f) => f !== page.mainFrame());
     assert.ok(frame, 'the iframe element is there');
-    assert.ok(!frame.url().startsWith(PORTAL_ORIGIN) || (await frame.locator('#root').count()) === 0, `the browser refused to show it (${frame.url()})`);
+    assert.ok(
+      !frame.url().startsWith(PORTAL_ORIGIN) || (await frame.locator('#root').count()) === 0,
+      `the browser refused to show it (${frame.url()})`,
+    );
     assert.ok(refusals.length > 0, 'Chromium reports the frame-ancestors refusal');
     await page.context().close();
   });

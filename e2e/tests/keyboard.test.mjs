@@ -81,10 +81,16 @@ function assertIndicator(f, where) {
   assert.ok(f.focusVisible, `${what} does not match :focus-visible`);
   const ring = f.boxShadow && f.boxShadow !== 'none';
   const outline = f.outline.style !== 'none' && f.outline.width >= 2;
-  assert.ok(outline || ring, `${what} shows no focus indicator (outline ${f.outline.style} ${f.outline.width}px, box-shadow ${f.boxShadow})`);
+  assert.ok(
+    outline || ring,
+    `${what} shows no focus indicator (outline ${f.outline.style} ${f.outline.width}px, box-shadow ${f.boxShadow})`,
+  );
   if (outline) {
     const ratio = contrast(f.outline.colour, f.backdrop);
-    assert.ok(ratio >= 3, `${what}: its focus outline rgb(${f.outline.colour}) has ${ratio.toFixed(2)}:1 against rgb(${f.backdrop}) behind it (at least 3:1)`);
+    assert.ok(
+      ratio >= 3,
+      `${what}: its focus outline rgb(${f.outline.colour}) has ${ratio.toFixed(2)}:1 against rgb(${f.backdrop}) behind it (at least 3:1)`,
+    );
     assert.ok(!f.clipped, `${what}: its focus outline is cut off by a box that clips its overflow`);
   }
 }
@@ -105,28 +111,29 @@ async function tabTo(page, match, { back = false, max = 60, where = '' } = {}) {
     stops.push(f);
     if (match(f)) return stops;
   }
-  throw new Error(`${where}: not reached with ${max} presses of ${back ? 'Shift+Tab' : 'Tab'}; went through:\n${stops.map((s) => `${s.tag}#${s.id}.${s.cls} "${s.text}"`).join('\n')}`);
+  throw new Error(
+    `${where}: not reached with ${max} presses of ${back ? 'Shift+Tab' : 'Tab'}; went through:\n${stops.map((s) => `${s.tag}#${s.id}.${s.cls} "${s.text}"`).join('\n')}`,
+  );
 }
 
 /** After a route change: the focus lands on the new page's main heading, and shows. */
 async function focusOnHeading(page, where) {
-  await page.waitForFunction(() => document.activeElement?.tagName === 'H1' && document.activeElement.closest('main'), null, { timeout: 10_000 }).catch(async () => {
-    throw new Error(`${where}: the focus did not move to the page's main heading (it is on ${JSON.stringify(await focused(page))})`);
-  });
+  await page
+    .waitForFunction(() => document.activeElement?.tagName === 'H1' && document.activeElement.closest('main'), null, { timeout: 10_000 })
+    .catch(async () => {
+      throw new Error(`${where}: the focus did not move to the page's main heading (it is on ${JSON.stringify(await focused(page))})`);
+    });
   const f = await focused(page);
   assertIndicator(f, where);
   // The new heading is also said by the polite live region: its text as focused, or as it became
   // (Home's greeting gets the member's name once the profile is in).
-  await page.waitForFunction(
-    (first) => {
-      const now = document.activeElement.textContent.trim().replace(/\s+/g, ' ');
-      return [...document.querySelectorAll('[aria-live="polite"][aria-atomic="true"]')].some((r) => {
-        const said = r.textContent.trim().replace(/\s+/g, ' ');
-        return said && (said === first || said === now);
-      });
-    },
-    f.text,
-  );
+  await page.waitForFunction((first) => {
+    const now = document.activeElement.textContent.trim().replace(/\s+/g, ' ');
+    return [...document.querySelectorAll('[aria-live="polite"][aria-atomic="true"]')].some((r) => {
+      const said = r.textContent.trim().replace(/\s+/g, ' ');
+      return said && (said === first || said === now);
+    });
+  }, f.text);
   return f;
 }
 
@@ -148,7 +155,7 @@ async function journey({ lang, viewport }) {
   assert.equal(skip[0].cls, 'skip-link', 'the first Tab reaches the skip link');
   // The skip link jumps over the header: the next Tab is inside the page.
   await page.keyboard.press('Enter');
-  assert.equal((await page.evaluate(() => document.activeElement?.id)), 'main', 'the skip link moves the focus to <main>');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'main', 'the skip link moves the focus to <main>');
   await tabTo(page, (f) => f.id === 'login-email', { max: 1, where: 'login, after the skip link' });
   await page.keyboard.type(email);
   // The second way in: the button after the form ("Email me a code instead").
@@ -241,8 +248,12 @@ async function journey({ lang, viewport }) {
   await page.context().close();
 }
 
-test('by keyboard alone, in English on a desktop: sign in with a code, the tabs, My Details, an order, a reward, log out', { timeout: 120_000 }, () =>
-  journey({ lang: 'en', viewport: { width: 1280, height: 900 } }));
+test(
+  'by keyboard alone, in English on a desktop: sign in with a code, the tabs, My Details, an order, a reward, log out',
+  { timeout: 120_000 },
+  () => journey({ lang: 'en', viewport: { width: 1280, height: 900 } }),
+);
 
 test('by keyboard alone, in Arabic on a phone (right to left): the same journey', { timeout: 120_000 }, () =>
-  journey({ lang: 'ar', viewport: { width: 390, height: 844 } }));
+  journey({ lang: 'ar', viewport: { width: 390, height: 844 } }),
+);

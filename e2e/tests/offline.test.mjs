@@ -72,7 +72,10 @@ test('offline: the banner, the card and the last balance after a reload, writes 
   assert.equal(await save.isDisabled(), true, 'Save is off offline');
   await page.getByText(REASON).first().waitFor();
   const description = await save.evaluate((el) =>
-    (el.getAttribute('aria-describedby') || '').split(' ').map((id) => document.getElementById(id)?.textContent ?? '').join(' '),
+    (el.getAttribute('aria-describedby') || '')
+      .split(' ')
+      .map((id) => document.getElementById(id)?.textContent ?? '')
+      .join(' '),
   );
   assert.match(description, new RegExp(REASON.replace(/[.?]/g, '\\$&')));
 

@@ -45,7 +45,12 @@ const stillThere = (handle, selector) => handle.evaluate((el, s) => el.isConnect
 let token;
 
 test('the gateway sends each page drawn, under the same Content-Security-Policy, and it shows without scripts', async () => {
-  for (const [path, page] of [['/', 'login'], ['/home', 'app'], ['/profile', 'app'], ['/rewards/item/7', 'app']]) {
+  for (const [path, page] of [
+    ['/', 'login'],
+    ['/home', 'app'],
+    ['/profile', 'app'],
+    ['/rewards/item/7', 'app'],
+  ]) {
     const res = await fetch(`${BASE}${path}`);
     assert.equal(res.status, 200, path);
     const csp = res.headers.get('content-security-policy') ?? '';

@@ -100,7 +100,10 @@ test('the privacy centre: sessions signed out, the data downloaded, the account 
   await dialog.getByRole('button', { name: 'Sign out', exact: true }).click();
   await a.getByText("You're only signed in on this device.").waitFor();
   assert.equal(await sessionItems(a).count(), 1);
-  await a.getByText(/has been signed out$/).first().waitFor();
+  await a
+    .getByText(/has been signed out$/)
+    .first()
+    .waitFor();
   assert.equal((await api(tokenB, 'GET', '/api/profile')).status, 401, 'the server refuses B at once');
   assert.equal((await api(tokenA, 'GET', '/api/profile')).status, 200, 'A stays signed in');
 

@@ -15,7 +15,12 @@ test('a member signs in with an emailed link, lands on /home and sees My Details
   await page.getByRole('heading', { name: 'My Details', level: 1 }).waitFor();
   await page.getByText('demo@example.com').first().waitFor();
   await page.getByText('Dana Demo').waitFor();
-  const remote = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name).filter((n) => n.includes('/mfe/mfe-profile/')));
+  const remote = await page.evaluate(() =>
+    performance
+      .getEntriesByType('resource')
+      .map((e) => e.name)
+      .filter((n) => n.includes('/mfe/mfe-profile/')),
+  );
   assert.ok(remote.length > 0, 'My Details came from the mfe-profile remote');
   assert.deepEqual(page.errors, []);
 });
@@ -24,7 +29,11 @@ test('a visitor opening /profile is asked to log in, and comes back to /profile 
   const page = await newPage();
   await page.goto(`${BASE}/profile`);
   await page.getByRole('heading', { name: 'Please log in to continue' }).waitFor();
-  await page.getByText('This page contains protected information and requires that you log in before viewing. Please follow the link below to log in.').waitFor();
+  await page
+    .getByText(
+      'This page contains protected information and requires that you log in before viewing. Please follow the link below to log in.',
+    )
+    .waitFor();
   const link = page.getByRole('link', { name: 'Proceed to login' });
   assert.equal(await link.getAttribute('href'), '/?redirect=%2Fprofile');
 

@@ -46,7 +46,11 @@ test('stores near you: the device position when granted, nearest first', { timeo
   assert.deepEqual(names, ['Melbourne Central', 'Chadstone', 'Pitt Street Mall, Sydney']);
   await card.getByText('Distances from your current location.').waitFor();
   await card.getByText('950 m away').waitFor();
-  assert.equal(await card.getByRole('button', { name: 'Use my precise location' }).count(), 0, 'nothing to ask: the position is the device’s');
+  assert.equal(
+    await card.getByRole('button', { name: 'Use my precise location' }).count(),
+    0,
+    'nothing to ask: the position is the device’s',
+  );
   // The preferred-store picker is ordered the same way, with distances.
   await page.goto(`${BASE}/preference`);
   const options = page.getByLabel('Store').locator('option');
@@ -116,7 +120,10 @@ test('a check-in through /loc/{handle}: the store page, the emailed link, "Check
   // Open or closed depends on the hour (the test below fixes the clock and checks each wording).
   await page.locator('.store-open').waitFor();
   assert.equal(await page.getByRole('table', { name: 'Opening hours' }).getByRole('row').count(), 7);
-  assert.match(await page.getByRole('link', { name: 'Get directions' }).getAttribute('href'), /^https:\/\/www\.google\.com\/maps\/dir\/\?api=1&destination=-37\.81029%2C144\.96284$/);
+  assert.match(
+    await page.getByRole('link', { name: 'Get directions' }).getAttribute('href'),
+    /^https:\/\/www\.google\.com\/maps\/dir\/\?api=1&destination=-37\.81029%2C144\.96284$/,
+  );
   await page.getByText('950 m away').waitFor();
 
   const email = await newMember('visitor');

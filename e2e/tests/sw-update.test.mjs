@@ -57,7 +57,8 @@ test('a republished remote is picked up after a reload, all of it from the new v
       async (v) => {
         for (const name of await caches.keys()) {
           const cache = await caches.open(name);
-          if (name.includes('precache') && (await cache.keys()).some((r) => r.url.includes(`/mfe/mfe-rewards/${v}/remoteEntry.js`))) return true;
+          if (name.includes('precache') && (await cache.keys()).some((r) => r.url.includes(`/mfe/mfe-rewards/${v}/remoteEntry.js`)))
+            return true;
         }
         return false;
       },
@@ -74,20 +75,32 @@ test('a republished remote is picked up after a reload, all of it from the new v
     fs.writeFileSync(enPath, JSON.stringify(en, null, 2));
     execFileSync('node', [path.join(REPO, 'scripts/publish-mfe.mjs'), copy, version, '--out', STATIC_DIR], { cwd: REPO, stdio: 'inherit' });
     assert.equal(JSON.parse(fs.readFileSync(manifestFile, 'utf8')).mfe_rewards.version, version);
-    assert.ok(fs.readFileSync(path.join(STATIC_DIR, 'sw.js'), 'utf8').includes(`/mfe/${PKG}/${version}/remoteEntry.js`), 'sw.js lists the new version');
+    assert.ok(
+      fs.readFileSync(path.join(STATIC_DIR, 'sw.js'), 'utf8').includes(`/mfe/${PKG}/${version}/remoteEntry.js`),
+      'sw.js lists the new version',
+    );
 
     remoteFiles.length = 0;
     await page.reload();
     await page.getByRole('heading', { name: 'Rewards, version two', level: 1 }).waitFor();
     await page.getByText('$10 voucher').first().waitFor();
     const fromNew = remoteFiles.filter((p) => p.startsWith(`/mfe/${PKG}/${version}/`));
-    assert.deepEqual(remoteFiles.filter((p) => !fromNew.includes(p)), [], 'every file of the remote came from the new version');
-    for (const file of ['mf-manifest.json', 'remoteEntry.js']) assert.ok(fromNew.includes(`/mfe/${PKG}/${version}/${file}`), `${file} of the new version`);
-    assert.ok(fromNew.some((p) => /\/rewards\.[0-9a-f]{8}\.js$/.test(p)), "the new version's page chunk");
+    assert.deepEqual(
+      remoteFiles.filter((p) => !fromNew.includes(p)),
+      [],
+      'every file of the remote came from the new version',
+    );
+    for (const file of ['mf-manifest.json', 'remoteEntry.js'])
+      assert.ok(fromNew.includes(`/mfe/${PKG}/${version}/${file}`), `${file} of the new version`);
+    assert.ok(
+      fromNew.some((p) => /\/rewards\.[0-9a-f]{8}\.js$/.test(p)),
+      "the new version's page chunk",
+    );
 
     // The new service worker took over: it precaches the new version, and (once active) no longer
     // the old one.
-    const swapped = (urls) => urls.some((u) => u === `/mfe/${PKG}/${version}/remoteEntry.js`) && !urls.some((u) => u.startsWith(`/mfe/${PKG}/${oldVersion}/`));
+    const swapped = (urls) =>
+      urls.some((u) => u === `/mfe/${PKG}/${version}/remoteEntry.js`) && !urls.some((u) => u.startsWith(`/mfe/${PKG}/${oldVersion}/`));
     let urls = [];
     for (let i = 0; i < 60 && !swapped(urls); i++) {
       if (i) await page.waitForTimeout(500);
@@ -108,7 +121,9 @@ test('a republished remote is picked up after a reload, all of it from the new v
 
     assert.deepEqual(page.errors, []);
     // Offline, Chromium logs each failed request (the API, the network poll) as an error: only those.
-    const unexpected = consoleErrors.slice(onlineErrors).filter((t) => !/ERR_INTERNET_DISCONNECTED|Failed to load resource|Failed to fetch/.test(t));
+    const unexpected = consoleErrors
+      .slice(onlineErrors)
+      .filter((t) => !/ERR_INTERNET_DISCONNECTED|Failed to load resource|Failed to fetch/.test(t));
     assert.deepEqual(unexpected, []);
   } finally {
     fs.rmSync(copy, { recursive: true, force: true });

@@ -62,9 +62,12 @@ test('?lang=ar turns the page right-to-left; an unknown language is ignored', as
   await page.goto(`${BASE}/?lang=ar`);
   await page.waitForFunction(() => document.documentElement.dir === 'rtl');
   assert.equal(await page.evaluate(() => document.documentElement.lang), 'ar');
-  await page.getByRole('button', { name: 'Email me a sign-in link' }).waitFor({ state: 'detached', timeout: 5000 }).catch(() => {
-    throw new Error('the login button is still in English under ?lang=ar');
-  });
+  await page
+    .getByRole('button', { name: 'Email me a sign-in link' })
+    .waitFor({ state: 'detached', timeout: 5000 })
+    .catch(() => {
+      throw new Error('the login button is still in English under ?lang=ar');
+    });
 
   const other = await newPage();
   await other.goto(`${BASE}/?lang=xx`);

@@ -13,7 +13,9 @@ export const routes: RouteDef[] = [
   {
     path: '/claim-transaction',
     title: 'Claim Transaction',
-    Component: screen(() => import(/* webpackChunkName: "claim" */ './features/claim/components/ClaimTransaction').then((m) => m.ClaimTransaction)),
+    Component: screen(() =>
+      import(/* webpackChunkName: "claim" */ './features/claim/components/ClaimTransaction').then((m) => m.ClaimTransaction),
+    ),
   },
 ];
 

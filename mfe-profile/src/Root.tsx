@@ -26,12 +26,16 @@ export const routes: RouteDef[] = [
   {
     path: '/messaging',
     title: 'Messaging Preferences',
-    Component: screen(() => import(/* webpackChunkName: "messaging" */ './features/messaging/components/Messaging').then((m) => m.Messaging)),
+    Component: screen(() =>
+      import(/* webpackChunkName: "messaging" */ './features/messaging/components/Messaging').then((m) => m.Messaging),
+    ),
   },
   {
     path: '/preference',
     title: 'Preference',
-    Component: screen(() => import(/* webpackChunkName: "preference" */ './features/preference/components/Preference').then((m) => m.Preference)),
+    Component: screen(() =>
+      import(/* webpackChunkName: "preference" */ './features/preference/components/Preference').then((m) => m.Preference),
+    ),
   },
 ];
 

@@ -27,7 +27,11 @@ function localStorageIfAllowed(): Storage | undefined {
   }
 }
 
-export function persistOptions(client: QueryClient, profileId: string, throttleTime = SAVE_THROTTLE_MS): Omit<PersistQueryClientOptions, 'queryClient'> {
+export function persistOptions(
+  client: QueryClient,
+  profileId: string,
+  throttleTime = SAVE_THROTTLE_MS,
+): Omit<PersistQueryClientOptions, 'queryClient'> {
   const storage = localStorageIfAllowed();
   const persister = createAsyncStoragePersister({ storage, key: PROFILE_CACHE_KEY, throttleTime });
   const initialisedAndIdle = () => {

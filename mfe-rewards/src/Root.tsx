@@ -15,7 +15,9 @@ export const routes: RouteDef[] = [
   {
     path: '/rewards/item/:id',
     title: 'Rewards Item Detail',
-    Component: screen(() => import(/* webpackChunkName: "reward" */ './features/rewards/components/RewardDetail').then((m) => m.RewardDetail)),
+    Component: screen(() =>
+      import(/* webpackChunkName: "reward" */ './features/rewards/components/RewardDetail').then((m) => m.RewardDetail),
+    ),
   },
   {
     path: '/offers',

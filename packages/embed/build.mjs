@@ -35,5 +35,10 @@ if (/^\s*(?:import|export\s*(?:\*|\{[^}]*\}\s*from))\b/m.test(rest) || rest === 
   console.error('@portal/embed: dist/index.js has an import this build cannot inline; keep index.ts importing only ./protocol.js');
   process.exit(1);
 }
-fs.writeFileSync(path.join(out, 'index.js'), `// @portal/embed ${version}: embeds the member portal (docs/embedding.md)\n${protocol.trimEnd()}\n${rest}`);
-console.log(`@portal/embed -> ${path.relative(process.cwd(), path.join(out, 'index.js')) || 'index.js'} (${fs.statSync(path.join(out, 'index.js')).size} bytes)`);
+fs.writeFileSync(
+  path.join(out, 'index.js'),
+  `// @portal/embed ${version}: embeds the member portal (docs/embedding.md)\n${protocol.trimEnd()}\n${rest}`,
+);
+console.log(
+  `@portal/embed -> ${path.relative(process.cwd(), path.join(out, 'index.js')) || 'index.js'} (${fs.statSync(path.join(out, 'index.js')).size} bytes)`,
+);

@@ -35,10 +35,25 @@ class StartAfterPaint {
         const entry = data.bodyTags.filter((tag) => tag.tagName === 'script');
         if (entry.length !== 1) throw new Error(`StartAfterPaint: expected the entry as the page's one script, found ${entry.length}`);
         const main = entry[0].attributes.src;
-        const files = [main, ...this.files(compilation).map((f) => `${publicPath}${f}`).filter((f) => f !== main)];
-        data.headTags.push({ tagName: 'meta', voidTag: true, meta: { plugin: 'StartAfterPaint' }, attributes: { name: 'portal-startup', content: files.join(' ') } });
+        const files = [
+          main,
+          ...this.files(compilation)
+            .map((f) => `${publicPath}${f}`)
+            .filter((f) => f !== main),
+        ];
+        data.headTags.push({
+          tagName: 'meta',
+          voidTag: true,
+          meta: { plugin: 'StartAfterPaint' },
+          attributes: { name: 'portal-startup', content: files.join(' ') },
+        });
         data.bodyTags = data.bodyTags.filter((tag) => tag !== entry[0]);
-        data.bodyTags.push({ tagName: 'script', voidTag: false, meta: { plugin: 'StartAfterPaint' }, attributes: { defer: true, src: `${publicPath}${file}` } });
+        data.bodyTags.push({
+          tagName: 'script',
+          voidTag: false,
+          meta: { plugin: 'StartAfterPaint' },
+          attributes: { defer: true, src: `${publicPath}${file}` },
+        });
         return data;
       });
     });

@@ -59,7 +59,10 @@ module.exports = (env = {}, argv = {}) => {
           manifest: false,
           // Remotes are built with externalRuntime: the shell hands them its federation runtime.
           // Loading a remote goes in steps of one task each (yield-runtime.ts).
-          runtimePlugins: [path.join(__dirname, 'src', 'mfe', 'provide-runtime.ts'), path.join(__dirname, 'src', 'mfe', 'yield-runtime.ts')],
+          runtimePlugins: [
+            path.join(__dirname, 'src', 'mfe', 'provide-runtime.ts'),
+            path.join(__dirname, 'src', 'mfe', 'yield-runtime.ts'),
+          ],
           experiments: { optimization: { target: 'web' } },
           dts: false,
         }),

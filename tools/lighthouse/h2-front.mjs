@@ -18,24 +18,21 @@ const target = new URL(opt.target);
 const HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'host', 'http2-settings']);
 const agent = new http.Agent({ keepAlive: true });
 
-const front = http2.createSecureServer(
-  { key: fs.readFileSync(opt.key), cert: fs.readFileSync(opt.cert), allowHTTP1: true },
-  (req, res) => {
-    const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !k.startsWith(':') && !HOP.has(k)));
-    headers.host = target.host;
-    headers['x-forwarded-proto'] = 'https';
-    const upstream = http.request(
-      { agent, host: target.hostname, port: target.port, method: req.method, path: req.url, headers },
-      (answer) => {
-        res.writeHead(answer.statusCode, Object.fromEntries(Object.entries(answer.headers).filter(([k]) => !HOP.has(k))));
-        answer.pipe(res);
-      },
-    );
-    upstream.on('error', (err) => {
-      if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
-      res.end(`front: ${err.message}`);
-    });
-    req.pipe(upstream);
-  },
-);
+const front = http2.createSecureServer({ key: fs.readFileSync(opt.key), cert: fs.readFileSync(opt.cert), allowHTTP1: true }, (req, res) => {
+  const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !k.startsWith(':') && !HOP.has(k)));
+  headers.host = target.host;
+  headers['x-forwarded-proto'] = 'https';
+  const upstream = http.request(
+    { agent, host: target.hostname, port: target.port, method: req.method, path: req.url, headers },
+    (answer) => {
+      res.writeHead(answer.statusCode, Object.fromEntries(Object.entries(answer.headers).filter(([k]) => !HOP.has(k))));
+      answer.pipe(res);
+    },
+  );
+  upstream.on('error', (err) => {
+    if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
+    res.end(`front: ${err.message}`);
+  });
+  req.pipe(upstream);
+});
 front.listen(Number(opt.port), '127.0.0.1', () => console.log(`h2 front https://localhost:${opt.port} -> ${target.origin}`));

@@ -128,7 +128,9 @@ try {
         fs.mkdirSync(process.env.LIGHTHOUSE_JSON, { recursive: true });
         fs.writeFileSync(path.join(process.env.LIGHTHOUSE_JSON, `${name}-run${i + 1}.json`), JSON.stringify(r.lhr));
       }
-      console.log(`    run ${i + 1}: performance ${r.performance}, LCP ${(r.lcpMs / 1000).toFixed(2)} s, TBT ${r.tbtMs} ms, CLS ${r.cls.toFixed(3)}, JS ${r.jsKB.toFixed(1)} KB, host benchmark ${r.benchmarkIndex}, CPU ${r.slowdown.toFixed(1)}x`);
+      console.log(
+        `    run ${i + 1}: performance ${r.performance}, LCP ${(r.lcpMs / 1000).toFixed(2)} s, TBT ${r.tbtMs} ms, CLS ${r.cls.toFixed(3)}, JS ${r.jsKB.toFixed(1)} KB, host benchmark ${r.benchmarkIndex}, CPU ${r.slowdown.toFixed(1)}x`,
+      );
     }
     const lhr = computeMedianRun(runs.map((r) => r.lhr));
     // Judged on the median run, but the JavaScript on the most any run downloaded: a run whose

@@ -25,7 +25,12 @@ async function openClaim(routes: Record<string, StubRoute> = {}) {
 }
 
 function fill(values: Partial<ClaimRequest>) {
-  const labels: Record<keyof ClaimRequest, string> = { store: 'Store', date: 'Date of purchase', receipt_number: 'Receipt number', amount: 'Amount paid' };
+  const labels: Record<keyof ClaimRequest, string> = {
+    store: 'Store',
+    date: 'Date of purchase',
+    receipt_number: 'Receipt number',
+    amount: 'Amount paid',
+  };
   for (const [key, value] of Object.entries(values)) fireEvent.change(field(labels[key as keyof ClaimRequest]), { target: { value } });
 }
 
@@ -42,7 +47,11 @@ describe('Claim Transaction: the form', () => {
     expect(screen.getByRole('heading', { level: 1, name: 'Claim Transaction' })).toBeInTheDocument();
     expect(events.map((e) => `${e.type}:${e.name}`)).toEqual(['screen_view:Claim Transaction']);
     const store = screen.getByRole('combobox', { name: 'Store' });
-    expect(within(store).getAllByRole('option').map((o) => [o.getAttribute('value'), o.textContent])).toEqual([
+    expect(
+      within(store)
+        .getAllByRole('option')
+        .map((o) => [o.getAttribute('value'), o.textContent]),
+    ).toEqual([
       ['', 'Choose a store'],
       ['chadstone', 'Chadstone'],
       ['melbourne-central', 'Melbourne Central'],
@@ -99,7 +108,9 @@ describe('Claim Transaction: the form', () => {
     const other = new QueryClient();
     const stop = invalidateOnDataChanged(other);
     other.setQueryData(['balances', 'p_demo'], { data: { points: 100 } });
-    await openClaim({ 'POST /api/profile/claims': { status: 201, body: { data: claim({ status: 'pending', points: 0, transaction_id: null }) } } });
+    await openClaim({
+      'POST /api/profile/claims': { status: 201, body: { data: claim({ status: 'pending', points: 0, transaction_id: null }) } },
+    });
     fill({ ...MATCHING, amount: '12' });
     submit();
     expect(await screen.findByText('Claim received: pending')).toBeInTheDocument();
@@ -123,7 +134,10 @@ describe('Claim Transaction: the form', () => {
     expect(date).toHaveAccessibleDescription("Within the last 30 days The date can't be in the future");
     expect(field('Amount paid')).toHaveAccessibleDescription('In dollars, e.g. 59.95 Enter an amount like 59.95');
     expect(field('Receipt number')).not.toHaveAttribute('aria-invalid');
-    expect(screen.getAllByRole('alert').map((a) => a.textContent)).toEqual(["The date can't be in the future", 'Enter an amount like 59.95']);
+    expect(screen.getAllByRole('alert').map((a) => a.textContent)).toEqual([
+      "The date can't be in the future",
+      'Enter an amount like 59.95',
+    ]);
     // The date comes before the amount in the form.
     expect(document.activeElement).toBe(date);
     expect(date.value).toBe('2030-01-01');
@@ -136,7 +150,11 @@ describe('Claim Transaction: the form', () => {
 
   it('a receipt already the member’s own (409) is told on the receipt field', async () => {
     await openClaim({
-      'POST /api/profile/claims': refused({ receipt_number: 'This receipt is already on your account' }, 409, 'This receipt is already on your account'),
+      'POST /api/profile/claims': refused(
+        { receipt_number: 'This receipt is already on your account' },
+        409,
+        'This receipt is already on your account',
+      ),
     });
     fill(MATCHING);
     submit();
@@ -181,7 +199,9 @@ describe('Claim Transaction: the form', () => {
   });
 
   it('tells a member over their claim quotas why nothing was filed', async () => {
-    await openClaim({ 'POST /api/profile/claims': refused({}, 429, 'You have made 10 claims in the last 24 hours. Please try again later') });
+    await openClaim({
+      'POST /api/profile/claims': refused({}, 429, 'You have made 10 claims in the last 24 hours. Please try again later'),
+    });
     fill(MATCHING);
     submit();
     await waitFor(() => expect(toasts()).toEqual(['error: You have made 10 claims in the last 24 hours. Please try again later']));
@@ -199,9 +219,25 @@ describe('Claim Transaction: the form', () => {
 
 describe('Claim Transaction: the member’s claims', () => {
   const CLAIMS = [
-    claim({ id: 'c1', status: 'pending', points: 0, receipt_number: 'CH02-9', store: 'chadstone', store_name: 'Chadstone', amount_cents: 1200, transaction_id: null }),
+    claim({
+      id: 'c1',
+      status: 'pending',
+      points: 0,
+      receipt_number: 'CH02-9',
+      store: 'chadstone',
+      store_name: 'Chadstone',
+      amount_cents: 1200,
+      transaction_id: null,
+    }),
     claim({ id: 'c2' }),
-    claim({ id: 'c3', status: 'rejected', points: 0, receipt_number: 'X-1', message: 'We could not find this purchase', transaction_id: null }),
+    claim({
+      id: 'c3',
+      status: 'rejected',
+      points: 0,
+      receipt_number: 'X-1',
+      message: 'We could not find this purchase',
+      transaction_id: null,
+    }),
   ];
 
   it('lists each claim with its status in words and an icon (never colour alone), store, date, receipt, amount and points', async () => {

@@ -1,10 +1,5 @@
 // Shared by this MFE's tests: the contract's bodies, the tenant config and a signed-in member.
-import {
-  type Claim,
-  type PortalConfig,
-  type Transaction,
-  type TransactionList,
-} from '@portal/runtime';
+import { type Claim, type PortalConfig, type Transaction, type TransactionList } from '@portal/runtime';
 import { stubFetch, type FetchStub, type StubResponse, type StubRoute } from '@portal/build/fetch-stub';
 import { errorAnswer, renderRoot, resetScreens, signIn, toasts } from '@portal/build/screen-testing';
 import { Root } from '../Root';
@@ -56,7 +51,13 @@ export const ORDERS: Transaction[] = [
       },
     ],
   }),
-  tx('t2', '2026-11-02T01:00:00Z', { store: 'Chadstone', store_handle: 'chadstone', receipt_number: 'CH02-200480', total_cents: -2500, points: 0 }),
+  tx('t2', '2026-11-02T01:00:00Z', {
+    store: 'Chadstone',
+    store_handle: 'chadstone',
+    receipt_number: 'CH02-200480',
+    total_cents: -2500,
+    points: 0,
+  }),
   tx('t3', '2026-10-20T05:00:00Z', { store: '', store_handle: 'online', receipt_number: 'WEB-300917', total_cents: 4000 }),
 ];
 
@@ -87,8 +88,26 @@ export const LOCATIONS = {
   latitude: null,
   longitude: null,
   locations: [
-    { id: 2, handle: 'chadstone', name: 'Chadstone', external_code: 'CH02', external_id: '1002', latitude: -37.88, longitude: 145.08, distance: null },
-    { id: 1, handle: 'melbourne-central', name: 'Melbourne Central', external_code: 'MC01', external_id: '1001', latitude: -37.81, longitude: 144.96, distance: null },
+    {
+      id: 2,
+      handle: 'chadstone',
+      name: 'Chadstone',
+      external_code: 'CH02',
+      external_id: '1002',
+      latitude: -37.88,
+      longitude: 145.08,
+      distance: null,
+    },
+    {
+      id: 1,
+      handle: 'melbourne-central',
+      name: 'Melbourne Central',
+      external_code: 'MC01',
+      external_id: '1001',
+      latitude: -37.81,
+      longitude: 144.96,
+      distance: null,
+    },
   ],
 };
 

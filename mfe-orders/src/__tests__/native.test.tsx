@@ -56,7 +56,11 @@ describe('My Orders inside the app', () => {
     window.PortalNative = { actions: ['gotoCart'] };
     stub = backend();
     await openOrders();
-    expect(within(appLinks()!).getAllByRole('button').map((b) => b.textContent)).toEqual(['Go to cart']);
+    expect(
+      within(appLinks()!)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['Go to cart']);
     fireEvent.click(screen.getByRole('button', { name: 'Go to cart' }));
     expect(actions()).toEqual(['gotoCart']);
   });
@@ -73,20 +77,39 @@ describe('My Orders inside the app', () => {
 describe('custom events', () => {
   it('my_orders_wishlist_add when an item goes on the wish list', async () => {
     reactNative();
-    const WISH = { id: 'con_wish', definition: { id: 'wishlist' }, connector: 'portal-lists', name: 'Wish lists', created_at: '2026-11-01T00:00:00Z' };
+    const WISH = {
+      id: 'con_wish',
+      definition: { id: 'wishlist' },
+      connector: 'portal-lists',
+      name: 'Wish lists',
+      created_at: '2026-11-01T00:00:00Z',
+    };
     stub = backend({
       'GET /api/connections': { body: { data: [WISH] } },
       'GET /api/connections/con_wish/lists': { body: { data: [{ id: 'lst_wish', handle: 'wishlist', name: 'Wish list', items: [] }] } },
       'POST /api/connections/con_wish/lists/lst_wish/items': {
         status: 201,
-        body: { data: { id: 'li_9', list_id: 'lst_wish', product_id: '', product_variant_id: 'var_linen_shirt_m', source: 'profile-portal', created_at: '' } },
+        body: {
+          data: {
+            id: 'li_9',
+            list_id: 'lst_wish',
+            product_id: '',
+            product_variant_id: 'var_linen_shirt_m',
+            source: 'profile-portal',
+            created_at: '',
+          },
+        },
       },
-      'POST /api/profile/transactions/items/t1_item0/list-item': { body: { data: { id: 'li_9', list_id: 'lst_wish', connection_id: 'con_wish' } } },
+      'POST /api/profile/transactions/items/t1_item0/list-item': {
+        body: { data: { id: 'li_9', list_id: 'lst_wish', connection_id: 'con_wish' } },
+      },
     });
     await openOrders();
     fireEvent.click(screen.getByRole('button', { name: /Melbourne Central/ }));
     const items = screen.getByRole('list', { name: 'Items' });
-    const shirt = within(items).getAllByRole('listitem').find((li) => li.textContent?.startsWith('Linen shirt'))!;
+    const shirt = within(items)
+      .getAllByRole('listitem')
+      .find((li) => li.textContent?.startsWith('Linen shirt'))!;
     fireEvent.click(within(shirt).getByRole('button', { name: /Add to wish list/ }));
     await within(shirt).findByText('On your wish list');
     expect(events()).toEqual([{ name: 'my_orders_wishlist_add', params: {} }]);
@@ -94,7 +117,9 @@ describe('custom events', () => {
 
   it('claim_transaction_submit with the claim’s status', async () => {
     reactNative();
-    stub = backend({ 'POST /api/profile/claims': { status: 201, body: { data: claim({ status: 'pending', points: 0, transaction_id: null }) } } });
+    stub = backend({
+      'POST /api/profile/claims': { status: 201, body: { data: claim({ status: 'pending', points: 0, transaction_id: null }) } },
+    });
     await renderAt('/claim-transaction');
     await screen.findByRole('option', { name: 'Melbourne Central' });
     const values: Record<string, string> = {

@@ -36,7 +36,13 @@ describe('My Orders', () => {
     expect(screen.getByText('Online')).toBeInTheDocument();
     const [call] = stub.calls.filter((c) => c.path === '/api/profile/transactions');
     const query = new URL(call.url, 'http://x').searchParams;
-    expect(Object.fromEntries(query)).toEqual({ page: '1', per_page: '20', sort: '-transacted_at', include: 'product', include_list_item: '1' });
+    expect(Object.fromEntries(query)).toEqual({
+      page: '1',
+      per_page: '20',
+      sort: '-transacted_at',
+      include: 'product',
+      include_list_item: '1',
+    });
     expect(screen.getByRole('status')).toHaveTextContent('Showing 3 of 3 orders');
     expect(screen.queryByRole('button', { name: 'Load more orders' })).toBeNull();
   });
@@ -85,10 +91,11 @@ describe('My Orders', () => {
     expect(button).toHaveAttribute('aria-expanded', 'true');
     expect(panel).toBeVisible();
     const items = within(panel).getByRole('list', { name: 'Items' });
-    expect(within(items).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
-      expect.stringContaining('Linen shirt × 1$89.90'),
-      expect.stringContaining('Canvas belt × 1$40.00'),
-    ]);
+    expect(
+      within(items)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual([expect.stringContaining('Linen shirt × 1$89.90'), expect.stringContaining('Canvas belt × 1$40.00')]);
     expect(within(panel).getByText('Points earned: 130')).toBeInTheDocument();
     // The other orders stay closed.
     expect(toggle(/Chadstone/)).toHaveAttribute('aria-expanded', 'false');
@@ -117,11 +124,12 @@ describe('My Orders', () => {
     await waitFor(() => expect(document.activeElement).toBe(screen.getAllByRole('button', { expanded: false })[2]));
     expect(document.activeElement).toHaveAccessibleName(/R-c/);
     expect(dayHeadings()).toEqual(['Tuesday, 10 November 2026', 'Monday, 9 November 2026', 'Sunday, 1 November 2026']);
-    expect(within(screen.getByRole('heading', { name: 'Monday, 9 November 2026' }).closest('section')!).getAllByRole('button')).toHaveLength(2);
-    expect(stub.calls.filter((c) => c.path === '/api/profile/transactions').map((c) => new URL(c.url, 'http://x').searchParams.get('page'))).toEqual([
-      '1',
-      '2',
-    ]);
+    expect(
+      within(screen.getByRole('heading', { name: 'Monday, 9 November 2026' }).closest('section')!).getAllByRole('button'),
+    ).toHaveLength(2);
+    expect(
+      stub.calls.filter((c) => c.path === '/api/profile/transactions').map((c) => new URL(c.url, 'http://x').searchParams.get('page')),
+    ).toEqual(['1', '2']);
   });
 
   it('says so when there are no orders, and links to claims', async () => {

@@ -11,14 +11,38 @@ const SHIRT: TransactionItem = {
   product: { id: 'prd_linen_shirt', name: 'Linen shirt', variant_id: 'var_linen_shirt_m' },
   list_item: null,
 };
-const BELT: TransactionItem = { ...SHIRT, id: 't1_item1', name: 'Canvas belt', product: { id: 'prd_canvas_belt', name: 'Canvas belt', variant_id: '' } };
+const BELT: TransactionItem = {
+  ...SHIRT,
+  id: 't1_item1',
+  name: 'Canvas belt',
+  product: { id: 'prd_canvas_belt', name: 'Canvas belt', variant_id: '' },
+};
 
-const SHOP = { id: 'con_shop', definition: { id: 'def_shop' }, connector: 'shopify', name: 'Online shop', created_at: '2026-11-01T00:00:00Z' };
-const WISH = { id: 'con_wish', definition: { id: 'wishlist' }, connector: 'portal-lists', name: 'Wish lists', created_at: '2026-11-01T00:00:00Z' };
+const SHOP = {
+  id: 'con_shop',
+  definition: { id: 'def_shop' },
+  connector: 'shopify',
+  name: 'Online shop',
+  created_at: '2026-11-01T00:00:00Z',
+};
+const WISH = {
+  id: 'con_wish',
+  definition: { id: 'wishlist' },
+  connector: 'portal-lists',
+  name: 'Wish lists',
+  created_at: '2026-11-01T00:00:00Z',
+};
 const LIST = { id: 'lst_wish', handle: 'wishlist', name: 'Wish list', items: [] };
 const LINK = { id: 'li_1', list_id: 'lst_wish', connection_id: 'con_wish' };
 const listItem = (body: Record<string, unknown>) => ({
-  data: { id: 'li_1', list_id: 'lst_wish', product_id: body.product_id ?? '', product_variant_id: body.product_variant_id ?? '', source: body.source, created_at: '2026-11-21T00:00:00Z' },
+  data: {
+    id: 'li_1',
+    list_id: 'lst_wish',
+    product_id: body.product_id ?? '',
+    product_variant_id: body.product_variant_id ?? '',
+    source: body.source,
+    created_at: '2026-11-21T00:00:00Z',
+  },
 });
 
 /** A member who already has the wish-list connection and its list. */
@@ -84,7 +108,10 @@ describe('add to wish list: the client flow', () => {
       'POST /api/connections/con_wish/lists/lst_wish/items',
       'POST /api/profile/transactions/items/t1_item1/list-item',
     ]);
-    expect(bodies()[0]).toEqual(['/api/connections/con_wish/lists/lst_wish/items', { source: 'profile-portal', product_id: 'prd_canvas_belt' }]);
+    expect(bodies()[0]).toEqual([
+      '/api/connections/con_wish/lists/lst_wish/items',
+      { source: 'profile-portal', product_id: 'prd_canvas_belt' },
+    ]);
   });
 
   it('finds what another add made meanwhile when creating answers 409', async () => {
@@ -108,16 +135,35 @@ describe('add to wish list: the client flow', () => {
 
   it.each([
     ['the connections cannot be read', { 'GET /api/connections': { status: 500 } }, 'Error creating list'],
-    ['the connection cannot be created', { 'GET /api/connections': { body: { data: [] } }, 'POST /api/connections': refused({ definition_id: 'Unknown' }) }, 'Error creating list'],
+    [
+      'the connection cannot be created',
+      { 'GET /api/connections': { body: { data: [] } }, 'POST /api/connections': refused({ definition_id: 'Unknown' }) },
+      'Error creating list',
+    ],
     ['the lists cannot be read', { 'GET /api/connections/con_wish/lists': { status: 404 } }, 'Error creating list'],
     [
       'the list cannot be created',
-      { 'GET /api/connections/con_wish/lists': { body: { data: [] } }, 'POST /api/connections/con_wish/lists': refused({ handle: 'Required' }, 422, 'Error creating list') },
+      {
+        'GET /api/connections/con_wish/lists': { body: { data: [] } },
+        'POST /api/connections/con_wish/lists': refused({ handle: 'Required' }, 422, 'Error creating list'),
+      },
       'Error creating list',
     ],
-    ['the item cannot be added', { 'POST /api/connections/con_wish/lists/lst_wish/items': refused({ product_id: 'Give one' }, 422, 'Error creating list Item') }, 'Error creating list Item'],
-    ['the item cannot be added (network)', { 'POST /api/connections/con_wish/lists/lst_wish/items': { networkError: true } }, 'Error creating list Item'],
-    ['the purchase cannot be linked', { 'POST /api/profile/transactions/items/t1_item0/list-item': refused({}, 404, 'Error assigning item') }, 'Error assigning item'],
+    [
+      'the item cannot be added',
+      { 'POST /api/connections/con_wish/lists/lst_wish/items': refused({ product_id: 'Give one' }, 422, 'Error creating list Item') },
+      'Error creating list Item',
+    ],
+    [
+      'the item cannot be added (network)',
+      { 'POST /api/connections/con_wish/lists/lst_wish/items': { networkError: true } },
+      'Error creating list Item',
+    ],
+    [
+      'the purchase cannot be linked',
+      { 'POST /api/profile/transactions/items/t1_item0/list-item': refused({}, 404, 'Error assigning item') },
+      'Error assigning item',
+    ],
   ] as [string, Record<string, StubRoute>, string][])('fails with the spec’s message when %s', async (_, routes, message) => {
     stub = existing(routes);
     const err = await failure(() => addToWishList(SHIRT));

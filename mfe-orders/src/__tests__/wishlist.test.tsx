@@ -3,7 +3,13 @@ import { languageReady, setLanguage } from '@portal/runtime';
 import type { FetchStub, StubRoute } from '@portal/build/fetch-stub';
 import { backend, refused, renderAt, resetAll, toasts } from './fixtures';
 
-const WISH = { id: 'con_wish', definition: { id: 'wishlist' }, connector: 'portal-lists', name: 'Wish lists', created_at: '2026-11-01T00:00:00Z' };
+const WISH = {
+  id: 'con_wish',
+  definition: { id: 'wishlist' },
+  connector: 'portal-lists',
+  name: 'Wish lists',
+  created_at: '2026-11-01T00:00:00Z',
+};
 const LIST = { id: 'lst_wish', handle: 'wishlist', name: 'Wish list', items: [] };
 const LINK = { id: 'li_9', list_id: 'lst_wish', connection_id: 'con_wish' };
 
@@ -13,7 +19,16 @@ function withWishList(routes: Record<string, StubRoute> = {}) {
     'GET /api/connections/con_wish/lists': { body: { data: [LIST] } },
     'POST /api/connections/con_wish/lists/lst_wish/items': {
       status: 201,
-      body: { data: { id: 'li_9', list_id: 'lst_wish', product_id: '', product_variant_id: 'var_linen_shirt_m', source: 'profile-portal', created_at: '' } },
+      body: {
+        data: {
+          id: 'li_9',
+          list_id: 'lst_wish',
+          product_id: '',
+          product_variant_id: 'var_linen_shirt_m',
+          source: 'profile-portal',
+          created_at: '',
+        },
+      },
     },
     'POST /api/profile/transactions/items/t1_item0/list-item': { body: { data: LINK } },
     ...routes,
@@ -33,7 +48,10 @@ async function openFirstOrder() {
   fireEvent.click(await screen.findByRole('button', { name: /Melbourne Central/ }));
   return screen.getByRole('list', { name: 'Items' });
 }
-const line = (items: HTMLElement, name: string) => within(items).getAllByRole('listitem').find((li) => li.textContent?.startsWith(name))!;
+const line = (items: HTMLElement, name: string) =>
+  within(items)
+    .getAllByRole('listitem')
+    .find((li) => li.textContent?.startsWith(name))!;
 
 describe('add to wish list on My Orders', () => {
   it('adds an item, then shows it as on the wish list (focus moved there, told with a toast)', async () => {
@@ -42,7 +60,19 @@ describe('add to wish list on My Orders', () => {
     stub = withWishList({
       'POST /api/connections/con_wish/lists/lst_wish/items': async () => {
         await answered;
-        return { status: 201, body: { data: { id: 'li_9', list_id: 'lst_wish', product_id: '', product_variant_id: 'var_linen_shirt_m', source: 'profile-portal', created_at: '' } } };
+        return {
+          status: 201,
+          body: {
+            data: {
+              id: 'li_9',
+              list_id: 'lst_wish',
+              product_id: '',
+              product_variant_id: 'var_linen_shirt_m',
+              source: 'profile-portal',
+              created_at: '',
+            },
+          },
+        };
       },
     });
     const items = await openFirstOrder();
@@ -77,7 +107,10 @@ describe('add to wish list on My Orders', () => {
 
   it.each([
     ['Error creating list', { 'GET /api/connections/con_wish/lists': { status: 500 } }],
-    ['Error creating list Item', { 'POST /api/connections/con_wish/lists/lst_wish/items': refused({ product_id: 'x' }, 422, 'Error creating list Item') }],
+    [
+      'Error creating list Item',
+      { 'POST /api/connections/con_wish/lists/lst_wish/items': refused({ product_id: 'x' }, 422, 'Error creating list Item') },
+    ],
     ['Error assigning item', { 'POST /api/profile/transactions/items/t1_item0/list-item': refused({}, 404, 'Error assigning item') }],
   ] as [string, Record<string, StubRoute>][])('tells "%s" with an error toast and leaves the button', async (message, routes) => {
     stub = withWishList(routes);

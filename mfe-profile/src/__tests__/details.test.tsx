@@ -72,7 +72,9 @@ describe('My Details', () => {
   });
 
   it('shows the server’s field errors under their fields, announced, focuses the first and keeps what was typed', async () => {
-    stub = backend({ 'PUT /api/profile': refused({ 'address.postcode': 'Postcode must be 4 digits', phone: 'Enter a valid phone number' }) });
+    stub = backend({
+      'PUT /api/profile': refused({ 'address.postcode': 'Postcode must be 4 digits', phone: 'Enter a valid phone number' }),
+    });
     await openDetails();
     fireEvent.change(field('Mobile phone'), { target: { value: 'not-a-phone' } });
     fireEvent.change(field('Postcode'), { target: { value: '30' } });
@@ -133,7 +135,9 @@ describe('My Details', () => {
     const selected = within(country as unknown as HTMLElement).getByRole('option', { selected: true }) as HTMLOptionElement;
     expect(selected.value).toBe('AU');
     expect(selected.text).toBe('أستراليا');
-    const labels = Array.from(country.options).slice(1).map((o) => o.text);
+    const labels = Array.from(country.options)
+      .slice(1)
+      .map((o) => o.text);
     expect(labels).toEqual([...labels].sort(new Intl.Collator('ar').compare));
   });
 
@@ -163,7 +167,10 @@ describe('linked identities', () => {
   it('lists the email identity, edits the tenant’s handles, and leaves the frequent-flyer number to mfe-qff', async () => {
     const calls = fakeQffParcel();
     stub = backend({
-      'PUT /api/profile': answersWith((p, body) => ({ ...p, identities: [...p.identities.filter((i) => i.handle !== 'loyalty_card'), ...(body.identities as Profile['identities'])] })),
+      'PUT /api/profile': answersWith((p, body) => ({
+        ...p,
+        identities: [...p.identities.filter((i) => i.handle !== 'loyalty_card'), ...(body.identities as Profile['identities'])],
+      })),
     });
     await openDetails();
     const section = screen.getByRole('heading', { level: 2, name: 'Linked identities' }).closest('section')!;
@@ -218,7 +225,9 @@ describe('linked identities', () => {
     const calls = fakeQffParcel();
     const { qantas: _, ...withoutQantas } = CONFIG.components as Record<string, unknown>;
     configStore.set({ config: { ...CONFIG, components: withoutQantas } as typeof CONFIG, loaded: true });
-    stub = backend({ 'GET /api/profile': { body: { ...PROFILE, identities: PROFILE.identities.filter((i) => i.handle !== 'qff_number') } } });
+    stub = backend({
+      'GET /api/profile': { body: { ...PROFILE, identities: PROFILE.identities.filter((i) => i.handle !== 'qff_number') } },
+    });
     await openDetails();
     expect(screen.getByLabelText('Loyalty card')).toBeInTheDocument();
     expect(calls).toHaveLength(0);

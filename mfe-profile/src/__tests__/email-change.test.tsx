@@ -33,8 +33,10 @@ function changeBackend(routes: Record<string, (req: StubRequest) => StubResponse
     'POST /api/auth/logout': { status: 204 },
     'POST /api/profile/email': (req) => {
       const email = String((req.body as { email?: string }).email ?? '');
-      if (!/^[^@\s]+@[^@\s]+\.[a-z]{2,}$/i.test(email)) return errorAnswer(422, 'Please check the highlighted fields', { email: 'Enter a valid email address' });
-      if (email === server.email) return errorAnswer(422, 'Please check the highlighted fields', { email: "That's already your email address" });
+      if (!/^[^@\s]+@[^@\s]+\.[a-z]{2,}$/i.test(email))
+        return errorAnswer(422, 'Please check the highlighted fields', { email: 'Enter a valid email address' });
+      if (email === server.email)
+        return errorAnswer(422, 'Please check the highlighted fields', { email: "That's already your email address" });
       server.pending = email;
       return { status: 202, body: { message: `We've sent a code to ${mask(email)}.`, email: mask(email) } };
     },
@@ -123,7 +125,9 @@ describe('the sign-in address on My Details', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Confirm new address' }));
     const done = await screen.findByRole('dialog', { name: 'Email address changed' });
     expect(posts('/api/profile/email/verify')).toEqual([{ code: CODE }]);
-    expect(done).toHaveAccessibleDescription(isolated('You now sign in with this address: ', 'new.person@example.net', ' Your other devices have been signed out.'));
+    expect(done).toHaveAccessibleDescription(
+      isolated('You now sign in with this address: ', 'new.person@example.net', ' Your other devices have been signed out.'),
+    );
     await waitFor(() => expect(within(done).getByRole('heading', { name: 'Email address changed' })).toHaveFocus());
     expect(toasts()).toEqual(['success: Your email address has been changed']);
     // Shown at once, and the profile read again from the server.
@@ -167,7 +171,10 @@ describe('the sign-in address on My Details', () => {
 
   it('shows the server’s refusal of the address on its field, focused (422 errors.email)', async () => {
     stub.restore();
-    stub = changeBackend({ 'POST /api/profile/email': () => errorAnswer(422, 'Please check the highlighted fields', { email: 'Use an address with a real domain' }) });
+    stub = changeBackend({
+      'POST /api/profile/email': () =>
+        errorAnswer(422, 'Please check the highlighted fields', { email: 'Use an address with a real domain' }),
+    });
     const { dialog, field } = await openDialog();
     fireEvent.change(field, { target: { value: 'someone@localhost.localdomain' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Send code' }));
@@ -229,7 +236,8 @@ describe('the sign-in address on My Details', () => {
     let replies: StubResponse[] = [errorAnswer(429, 'Too many attempts. Please wait a few minutes and try again.'), { networkError: true }];
     stub.restore();
     stub = changeBackend({
-      'POST /api/profile/email': (req) => replies.shift() ?? { status: 202, body: { message: 'sent', email: mask(String((req.body as { email: string }).email)) } },
+      'POST /api/profile/email': (req) =>
+        replies.shift() ?? { status: 202, body: { message: 'sent', email: mask(String((req.body as { email: string }).email)) } },
     });
     const { dialog, field } = await openDialog();
     fireEvent.change(field, { target: { value: 'new.person@example.net' } });
@@ -268,7 +276,9 @@ describe('the sign-in address on My Details', () => {
   it('too many wrong codes (429): a new code is asked for, sent to the same address, and the confirmation is back', async () => {
     let verify: StubResponse[] = [errorAnswer(429, 'Too many attempts. Please ask for a new code.')];
     stub.restore();
-    stub = changeBackend({ 'POST /api/profile/email/verify': () => verify.shift() ?? { body: { email: 'new.person@example.net', signed_out: 1 } } });
+    stub = changeBackend({
+      'POST /api/profile/email/verify': () => verify.shift() ?? { body: { email: 'new.person@example.net', signed_out: 1 } },
+    });
     const { dialog, code } = await toCodeStep();
     fireEvent.change(code, { target: { value: '111111' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Confirm new address' }));
@@ -289,7 +299,8 @@ describe('the sign-in address on My Details', () => {
   it('an address taken meanwhile (422 errors.email on the code): back to the address, the message on its field', async () => {
     stub.restore();
     stub = changeBackend({
-      'POST /api/profile/email/verify': () => errorAnswer(422, 'Please check the highlighted fields', { email: 'This address already has an account' }),
+      'POST /api/profile/email/verify': () =>
+        errorAnswer(422, 'Please check the highlighted fields', { email: 'This address already has an account' }),
     });
     const { code } = await toCodeStep();
     fireEvent.change(code, { target: { value: CODE } });
@@ -322,7 +333,8 @@ describe('in other languages', () => {
   it('says the refusals in the page language (Arabic), the address kept left to right', async () => {
     stub.restore();
     stub = changeBackend({
-      'POST /api/profile/email/verify': () => errorAnswer(422, 'Please check the highlighted fields', { email: 'This address already has an account' }),
+      'POST /api/profile/email/verify': () =>
+        errorAnswer(422, 'Please check the highlighted fields', { email: 'This address already has an account' }),
     });
     setLanguage('ar');
     await act(() => languageReady());

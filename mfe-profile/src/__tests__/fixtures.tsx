@@ -37,8 +37,16 @@ export const CONFIG = {
       identities: ['loyalty_card', 'phone'],
       comms: { channels: ['email', 'sms', 'push', 'post'], topics: ['offers', 'news', 'events'] },
       sizes: {
-        tops: { systems: { AU: ['6', '8', '10', '12'], US: ['2', '4', '6', '8'], EU: ['34', '36', '38', '40'] }, fits: ['slim', 'regular', 'relaxed'], convertible: false },
-        shoes: { systems: { AU: ['8', '8.5', '9', '9.5'], US: ['9', '9.5', '10', '10.5'], EU: ['41', '42', '42.5', '43'] }, fits: ['narrow', 'standard', 'wide'], convertible: true },
+        tops: {
+          systems: { AU: ['6', '8', '10', '12'], US: ['2', '4', '6', '8'], EU: ['34', '36', '38', '40'] },
+          fits: ['slim', 'regular', 'relaxed'],
+          convertible: false,
+        },
+        shoes: {
+          systems: { AU: ['8', '8.5', '9', '9.5'], US: ['9', '9.5', '10', '10.5'], EU: ['41', '42', '42.5', '43'] },
+          fits: ['narrow', 'standard', 'wide'],
+          convertible: true,
+        },
       },
     },
   },
@@ -82,11 +90,14 @@ export function backend(routes: Record<string, StubRoute> = {}): FetchStub {
 }
 
 /** A PUT that answers 200 with the profile changed by `apply`, as every profile write does. */
-export const answersWith = (apply: (p: Profile, body: Record<string, unknown>) => Profile): StubRoute => (req) => ({
-  body: apply(JSON.parse(JSON.stringify(PROFILE)) as Profile, req.body as Record<string, unknown>),
-});
+export const answersWith =
+  (apply: (p: Profile, body: Record<string, unknown>) => Profile): StubRoute =>
+  (req) => ({
+    body: apply(JSON.parse(JSON.stringify(PROFILE)) as Profile, req.body as Record<string, unknown>),
+  });
 
-export const refused = (errors: Record<string, string>, status = 422): StubResponse => errorAnswer(status, 'Please check the highlighted fields', errors);
+export const refused = (errors: Record<string, string>, status = 422): StubResponse =>
+  errorAnswer(status, 'Please check the highlighted fields', errors);
 
 export function signIn(profileId = 'p_demo') {
   signInAs({ profile_id: profileId, token: `token-${profileId}` });

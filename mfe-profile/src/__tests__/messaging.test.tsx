@@ -35,7 +35,11 @@ describe('Messaging Preferences', () => {
     await renderAt('/messaging');
     expect(screen.getByRole('heading', { level: 1, name: 'Messaging Preferences' })).toBeInTheDocument();
     const channels = (await screen.findByRole('group', { name: 'How we contact you' })) as HTMLElement;
-    expect(within(channels).getAllByRole('switch').map((s) => [s.getAttribute('id'), (s as HTMLInputElement).checked])).toEqual([
+    expect(
+      within(channels)
+        .getAllByRole('switch')
+        .map((s) => [s.getAttribute('id'), (s as HTMLInputElement).checked]),
+    ).toEqual([
       ['comms-email', true],
       ['comms-sms', false],
       ['comms-push', true],
@@ -103,7 +107,10 @@ describe('Messaging Preferences', () => {
     const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
     const { result } = renderHook(() => useUpdateComms(), { wrapper });
     await act(async () => {
-      await expect(result.current.mutateAsync({ push: false })).rejects.toMatchObject({ status: 422, errors: { fax: 'Unknown preference' } });
+      await expect(result.current.mutateAsync({ push: false })).rejects.toMatchObject({
+        status: 422,
+        errors: { fax: 'Unknown preference' },
+      });
     });
     expect(queryClient.getQueryData<Profile>(profileKey('p_demo'))?.attributes.comms.push).toBe(true);
     expect(toasts()).toHaveLength(1);

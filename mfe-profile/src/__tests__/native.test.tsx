@@ -60,11 +60,16 @@ describe('custom events', () => {
 
   it('messaging_preferences_save names the preference and its new state', async () => {
     stub = backend({
-      'PUT /api/profile/attributes/comms': answersWith((p, body) => ({ ...p, attributes: { comms: { ...PROFILE.attributes.comms, ...(body as Record<string, boolean>) } } })),
+      'PUT /api/profile/attributes/comms': answersWith((p, body) => ({
+        ...p,
+        attributes: { comms: { ...PROFILE.attributes.comms, ...(body as Record<string, boolean>) } },
+      })),
     });
     await renderAt('/messaging');
     fireEvent.click(await screen.findByRole('switch', { name: 'SMS' }));
-    await waitFor(() => expect(events()).toEqual([{ name: 'messaging_preferences_save', params: { preference: 'sms', subscribed: true } }]));
+    await waitFor(() =>
+      expect(events()).toEqual([{ name: 'messaging_preferences_save', params: { preference: 'sms', subscribed: true } }]),
+    );
   });
 
   it('screen views carry the spec’s titles', async () => {
@@ -77,6 +82,11 @@ describe('custom events', () => {
       });
     }
     off();
-    expect(seen.filter((e) => e.type === 'screen_view').map((e) => e.name)).toEqual(['My Details', 'My Size', 'Messaging Preferences', 'Preference']);
+    expect(seen.filter((e) => e.type === 'screen_view').map((e) => e.name)).toEqual([
+      'My Details',
+      'My Size',
+      'Messaging Preferences',
+      'Preference',
+    ]);
   });
 });

@@ -69,7 +69,16 @@ it('saves the cache under the profile id once loaded, and not while the first lo
   const keys = () => stored()?.clientState.queries.map((q: { queryKey: unknown[] }) => q.queryKey);
   await waitFor(() => expect(stored()?.buster).toBe('p_demo'), { timeout: 3000 });
   // The tiers load once the profile is shown: a later save adds them.
-  await waitFor(() => expect(keys()).toEqual(expect.arrayContaining([['profile', 'p_demo'], ['tiers', 'p_demo']])), { timeout: 3000 });
+  await waitFor(
+    () =>
+      expect(keys()).toEqual(
+        expect.arrayContaining([
+          ['profile', 'p_demo'],
+          ['tiers', 'p_demo'],
+        ]),
+      ),
+    { timeout: 3000 },
+  );
   // Only profile data of this id: not the access log nor another id.
   expect(keys().every((k: unknown[]) => k[1] === 'p_demo' && ['profile', 'tiers'].includes(String(k[0])))).toBe(true);
 });
@@ -82,7 +91,11 @@ it('does not save while the profile is reloading', async () => {
   const reload = held();
   stub.restore();
   stub = backend({ 'GET /api/profile': reload.route });
-  const fetching = queryClient.fetchQuery({ queryKey: profileKey('p_demo'), queryFn: () => reload.route().then((r) => r.body), staleTime: 0 });
+  const fetching = queryClient.fetchQuery({
+    queryKey: profileKey('p_demo'),
+    queryFn: () => reload.route().then((r) => r.body),
+    staleTime: 0,
+  });
   await options.persister.persistClient(client);
   await new Promise((r) => setTimeout(r, 10));
   expect(localStorage.getItem(PROFILE_CACHE_KEY)).toBeNull();

@@ -43,7 +43,9 @@ describe('Preference', () => {
     stub = backend({ 'PUT /api/profile/attributes/custom/locale:language': { status: 500 } });
     await renderAt('/preference');
     fireEvent.click(screen.getByRole('radio', { name: 'Deutsch' }));
-    await waitFor(() => expect(toasts()).toContain('error: Ihre Änderungen konnten nicht gespeichert werden. Bitte versuchen Sie es erneut.'));
+    await waitFor(() =>
+      expect(toasts()).toContain('error: Ihre Änderungen konnten nicht gespeichert werden. Bitte versuchen Sie es erneut.'),
+    );
     expect(document.documentElement.lang).toBe('de');
   });
 
@@ -69,7 +71,9 @@ describe('Preference', () => {
   it('orders the stores nearest first from the approximate position, with distances and the credit', async () => {
     stub.restore();
     stub = backend({
-      'GET /api/geolocation/me': { body: { latitude: -37.88, longitude: 145.08, source: 'ip', credit: { text: 'IP Geolocation by DB-IP', url: 'https://db-ip.com' } } },
+      'GET /api/geolocation/me': {
+        body: { latitude: -37.88, longitude: 145.08, source: 'ip', credit: { text: 'IP Geolocation by DB-IP', url: 'https://db-ip.com' } },
+      },
       'GET /api/geolocation': {
         body: {
           latitude: -37.88,

@@ -54,7 +54,13 @@ const SAM: StaffView = {
   last_seen_at: '2026-11-23T01:20:00Z',
   expires_at: '2026-11-23T02:00:00Z',
 };
-const KIM: StaffView = { id: 'stv_kim', staff_name: 'Kim Support', started_at: '2026-11-23T01:10:00Z', last_seen_at: null, expires_at: '2026-11-23T02:10:00Z' };
+const KIM: StaffView = {
+  id: 'stv_kim',
+  staff_name: 'Kim Support',
+  started_at: '2026-11-23T01:10:00Z',
+  last_seen_at: null,
+  expires_at: '2026-11-23T02:10:00Z',
+};
 
 let stub: FetchStub;
 /** The server's sessions: DELETE and revoke-others change them, GET lists them (newest first). */
@@ -144,7 +150,9 @@ describe('My sessions', () => {
     expect(phone).toHaveTextContent('DevicePhone');
     expect(phone).toHaveTextContent('LocationUnknown location');
     expect(phone).not.toHaveTextContent('Last active');
-    expect(within(phone).getByRole('button', { name: 'Sign out this device (Safari 18 on iOS 18, 23 Nov 2026, 8:00 pm)' })).toBeInTheDocument();
+    expect(
+      within(phone).getByRole('button', { name: 'Sign out this device (Safari 18 on iOS 18, 23 Nov 2026, 8:00 pm)' }),
+    ).toBeInTheDocument();
 
     expect(old).toHaveTextContent('Unknown browser');
     expect(old).toHaveTextContent('DeviceUnknown device');
@@ -165,7 +173,9 @@ describe('My sessions', () => {
     const [here, phone] = items();
     expect(here).toHaveTextContent('Chrome 131 على Windows 11');
     expect(phone).toHaveTextContent('موقع غير معروف');
-    const date = new Intl.DateTimeFormat('ar', { timeZone: 'Australia/Melbourne', dateStyle: 'medium', timeStyle: 'short' }).format(new Date(HERE.signed_in_at));
+    const date = new Intl.DateTimeFormat('ar', { timeZone: 'Australia/Melbourne', dateStyle: 'medium', timeStyle: 'short' }).format(
+      new Date(HERE.signed_in_at),
+    );
     expect(within(here).getByText(date)).toBeInTheDocument();
     expect(date).toContain('ص');
   });
@@ -176,7 +186,9 @@ describe('My sessions', () => {
 
     fireEvent.click(phoneButton);
     let dialog = screen.getByRole('dialog', { name: 'Sign out this device?' });
-    expect(dialog).toHaveAccessibleDescription('Safari 18 on iOS 18 will be signed out of your account. Anyone using it will need to sign in again.');
+    expect(dialog).toHaveAccessibleDescription(
+      'Safari 18 on iOS 18 will be signed out of your account. Anyone using it will need to sign in again.',
+    );
     expect(within(dialog).getByRole('button', { name: 'Cancel' })).toHaveFocus();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
@@ -441,7 +453,9 @@ describe('Delete my account', () => {
       'POST /api/privacy/delete': (req: StubRequest) => {
         const code = (req.body as { code?: string }).code;
         deletes.push({ code, postedBefore: postedActions(posted).length });
-        return code === '123456' ? { body: { deleted: true } } : errorAnswer(422, 'Please check the highlighted fields', { code: 'That code is not right or has expired' });
+        return code === '123456'
+          ? { body: { deleted: true } }
+          : errorAnswer(422, 'Please check the highlighted fields', { code: 'That code is not right or has expired' });
       },
     });
   }
@@ -454,7 +468,9 @@ describe('Delete my account', () => {
     expect(within(section).queryByLabelText('6-digit code')).not.toBeInTheDocument();
     fireEvent.click(within(section).getByRole('button', { name: 'Send me a code' }));
     await waitFor(() =>
-      expect(within(section).getByRole('status')).toHaveTextContent("We've emailed a 6-digit code to d***@example.com. It expires in a few minutes."),
+      expect(within(section).getByRole('status')).toHaveTextContent(
+        "We've emailed a 6-digit code to d***@example.com. It expires in a few minutes.",
+      ),
     );
     expect(calls('POST').map((c) => c.path)).toEqual(['/api/privacy/delete/code']);
     const code = within(section).getByLabelText('6-digit code');

@@ -96,7 +96,10 @@ describe('My Size', () => {
 
   it('removes a size with an empty value', async () => {
     stub = backend({
-      'PUT /api/profile/attributes/custom/size:shoes': answersWith((p) => ({ ...p, custom_attributes: { ...p.custom_attributes, size: {} } })),
+      'PUT /api/profile/attributes/custom/size:shoes': answersWith((p) => ({
+        ...p,
+        custom_attributes: { ...p.custom_attributes, size: {} },
+      })),
     });
     const shoes = await garment('Shoes');
     fireEvent.change(within(shoes).getByLabelText('Size'), { target: { value: '' } });

@@ -35,9 +35,7 @@ export function useServerErrors<T extends HTMLElement = HTMLFormElement>() {
     const next: FieldErrors = {};
     for (const [field, message] of Object.entries(err.errors)) {
       next[rename(field)] =
-        i18n.language === 'en' && message
-          ? message
-          : t(`errors.${messageKey(field, err.status)}`, { defaultValue: t('errors.generic') });
+        i18n.language === 'en' && message ? message : t(`errors.${messageKey(field, err.status)}`, { defaultValue: t('errors.generic') });
     }
     setErrors(next);
     setRefusals((n) => n + 1);

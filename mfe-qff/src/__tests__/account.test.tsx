@@ -1,7 +1,22 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { authStore } from '@portal/runtime';
 import type { FetchStub } from '@portal/build/fetch-stub';
-import { HISTORY, LINKED, NOT_LINKED, PARTNER_DOWN, activity, backend, callsTo, eventsNamed, failure, historyPage, partnerDown, renderView, resetAll, toasts } from './fixtures';
+import {
+  HISTORY,
+  LINKED,
+  NOT_LINKED,
+  PARTNER_DOWN,
+  activity,
+  backend,
+  callsTo,
+  eventsNamed,
+  failure,
+  historyPage,
+  partnerDown,
+  renderView,
+  resetAll,
+  toasts,
+} from './fixtures';
 
 let stub: FetchStub;
 
@@ -20,7 +35,9 @@ describe('linked account', () => {
   });
 
   it('says why the balance is missing when the partner could not be read', async () => {
-    stub = backend({ 'GET /api/qff/points': { body: { ...LINKED, points: null, partner_error: "We can't reach Qantas Frequent Flyer right now." } } });
+    stub = backend({
+      'GET /api/qff/points': { body: { ...LINKED, points: null, partner_error: "We can't reach Qantas Frequent Flyer right now." } },
+    });
     await renderView('full');
     expect(await screen.findByText("We can't reach Qantas Frequent Flyer right now.")).toBeInTheDocument();
     expect(screen.queryByText(/48,250/)).toBeNull();
@@ -49,7 +66,9 @@ describe('linked account', () => {
     stub = backend({
       'GET /api/qff/points': { body: LINKED },
       'GET /api/qff/history': (req) =>
-        /[?&]page=2(&|$)/.test(req.url) ? { body: { data: [activity(21, { category: 'flight', points: -50 })], meta: { page: 2, per_page: 20, total: 21 } } } : { body: historyPage(first, 21) },
+        /[?&]page=2(&|$)/.test(req.url)
+          ? { body: { data: [activity(21, { category: 'flight', points: -50 })], meta: { page: 2, per_page: 20, total: 21 } } }
+          : { body: historyPage(first, 21) },
     });
     await renderView('full');
     const activitySection = await screen.findByRole('region', { name: 'Qantas activity' });
@@ -58,14 +77,20 @@ describe('linked account', () => {
     // 20 are loaded: those show at once, and the next page is asked for.
     expect(within(activitySection).getByText('Showing 20 of 21')).toBeInTheDocument();
     expect(await within(activitySection).findByText('Showing 21 of 21')).toBeInTheDocument();
-    expect(callsTo(stub, 'GET', '/api/qff/history').map((c) => c.url)).toEqual(['/api/qff/history?page=1&per_page=20', '/api/qff/history?page=2&per_page=20']);
+    expect(callsTo(stub, 'GET', '/api/qff/history').map((c) => c.url)).toEqual([
+      '/api/qff/history?page=1&per_page=20',
+      '/api/qff/history?page=2&per_page=20',
+    ]);
     expect(within(activitySection).getByText('−50')).toBeInTheDocument();
     expect(within(activitySection).getByText('Flight')).toBeInTheDocument();
   });
 
   it('tells the partner being down in the activity, with a retry', async () => {
     let down = true;
-    stub = backend({ 'GET /api/qff/points': { body: LINKED }, 'GET /api/qff/history': () => (down ? partnerDown() : { body: historyPage(HISTORY) }) });
+    stub = backend({
+      'GET /api/qff/points': { body: LINKED },
+      'GET /api/qff/history': () => (down ? partnerDown() : { body: historyPage(HISTORY) }),
+    });
     await renderView('full');
     const activitySection = await screen.findByRole('region', { name: 'Qantas activity' });
     expect(await within(activitySection).findByText(PARTNER_DOWN, undefined, { timeout: 3000 })).toBeInTheDocument();
@@ -123,7 +148,9 @@ describe('unlink', () => {
     const { dialog } = await openUnlink();
     fireEvent.change(within(dialog).getByLabelText('Why are you unlinking it?'), { target: { value: 'privacy' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Unlink' }));
-    await waitFor(() => expect(within(dialog).getByLabelText('Why are you unlinking it?')).toHaveAccessibleDescription('Choose one of the listed reasons'));
+    await waitFor(() =>
+      expect(within(dialog).getByLabelText('Why are you unlinking it?')).toHaveAccessibleDescription('Choose one of the listed reasons'),
+    );
     fireEvent.click(within(dialog).getByRole('button', { name: 'Unlink' }));
     expect(await within(dialog).findByText(PARTNER_DOWN)).toBeInTheDocument();
     expect(screen.getByRole('dialog')).toBeInTheDocument();
@@ -136,7 +163,9 @@ describe('staff viewing the account', () => {
     stub = backend({ 'GET /api/qff/points': { body: LINKED } });
     await renderView('full');
     expect(await screen.findByText('48,250 Qantas Points')).toBeInTheDocument();
-    expect(screen.getAllByText("You're viewing this account as staff: linking, unlinking and converting points are turned off.").length).toBeGreaterThan(0);
+    expect(
+      screen.getAllByText("You're viewing this account as staff: linking, unlinking and converting points are turned off.").length,
+    ).toBeGreaterThan(0);
     expect(screen.queryByRole('button', { name: 'Unlink' })).toBeNull();
     expect(await screen.findByText('You have 3,049 points.')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Convert' })).toBeNull();
@@ -147,7 +176,9 @@ describe('staff viewing the account', () => {
     authStore.set({ impersonating: true });
     stub = backend();
     await renderView('full');
-    expect(await screen.findByText("You're viewing this account as staff: linking, unlinking and converting points are turned off.")).toBeInTheDocument();
+    expect(
+      await screen.findByText("You're viewing this account as staff: linking, unlinking and converting points are turned off."),
+    ).toBeInTheDocument();
     expect(screen.queryByRole('form')).toBeNull();
     expect(screen.queryByLabelText('Frequent Flyer number')).toBeNull();
   });

@@ -1,7 +1,19 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { authStore } from '@portal/runtime';
 import type { FetchStub, StubRequest, StubResponse } from '@portal/build/fetch-stub';
-import { LINKED, PARTNER_DOWN, backend, callsTo, conversion, eventsNamed, failure, partnerDown, renderView, resetAll, toasts } from './fixtures';
+import {
+  LINKED,
+  PARTNER_DOWN,
+  backend,
+  callsTo,
+  conversion,
+  eventsNamed,
+  failure,
+  partnerDown,
+  renderView,
+  resetAll,
+  toasts,
+} from './fixtures';
 
 let stub: FetchStub;
 
@@ -17,13 +29,16 @@ function redeemRoute(replies: ((req: StubRequest) => StubResponse)[]) {
   return (req: StubRequest) => replies[Math.min(n++, replies.length - 1)](req);
 }
 
-const completed = (balance = 1049) => () => ({ body: { data: conversion({ balance }) } });
+const completed =
+  (balance = 1049) =>
+  () => ({ body: { data: conversion({ balance }) } });
 
 async function openConvert(blocks?: number) {
   await renderView('full');
   const section = await screen.findByRole('region', { name: 'Convert points to Qantas Points' });
   await within(section).findByText('You have 3,049 points.');
-  if (blocks !== undefined) fireEvent.change(within(section).getByLabelText('Blocks of 1,000 points to convert'), { target: { value: String(blocks) } });
+  if (blocks !== undefined)
+    fireEvent.change(within(section).getByLabelText('Blocks of 1,000 points to convert'), { target: { value: String(blocks) } });
   return section;
 }
 
@@ -35,7 +50,12 @@ async function confirmDialog(blocks = 2) {
 }
 
 const counts = () =>
-  Object.fromEntries(['/api/profile/balances', '/api/qff/points', '/api/qff/history', '/api/qff/conversions'].map((p) => [p, callsTo(stub, 'GET', p).length]));
+  Object.fromEntries(
+    ['/api/profile/balances', '/api/qff/points', '/api/qff/history', '/api/qff/conversions'].map((p) => [
+      p,
+      callsTo(stub, 'GET', p).length,
+    ]),
+  );
 
 describe('conversion preview', () => {
   it('shows the rate, the balance and what goes, comes and stays for the blocks chosen', async () => {
@@ -73,7 +93,10 @@ describe('conversion preview', () => {
   });
 
   it('says how many points are needed when there are not enough for a block', async () => {
-    stub = backend({ 'GET /api/qff/points': { body: LINKED }, 'GET /api/profile/balances': { body: { data: { points: 300, currency: 'AUD' } } } });
+    stub = backend({
+      'GET /api/qff/points': { body: LINKED },
+      'GET /api/profile/balances': { body: { data: { points: 300, currency: 'AUD' } } },
+    });
     await renderView('full');
     expect(await screen.findByText('You need at least 1,000 points to convert.')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Convert' })).toBeNull();
@@ -103,7 +126,9 @@ describe('converting', () => {
       },
     });
     const { dialog } = await confirmDialog(2);
-    expect(dialog).toHaveAccessibleDescription(/You convert\s*2,000 points.*You get\s*1,000 Qantas Points.*To Frequent Flyer account\s*1900123456.*Points that stay\s*1,049 points/);
+    expect(dialog).toHaveAccessibleDescription(
+      /You convert\s*2,000 points.*You get\s*1,000 Qantas Points.*To Frequent Flyer account\s*1900123456.*Points that stay\s*1,049 points/,
+    );
     expect(document.activeElement).toHaveAccessibleName('Cancel');
     await screen.findByText('Showing 5 of 7');
     const before = counts();
@@ -183,7 +208,9 @@ describe('converting', () => {
   it('a 422 about the points is told as the server words it', async () => {
     stub = backend({
       'GET /api/qff/points': { body: LINKED },
-      'POST /api/qff/redeem': failure(422, 'Please check the highlighted fields', { points: 'Convert a whole number of blocks of 1,000 points' }),
+      'POST /api/qff/redeem': failure(422, 'Please check the highlighted fields', {
+        points: 'Convert a whole number of blocks of 1,000 points',
+      }),
     });
     const { dialog } = await confirmDialog(1);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Convert points' }));
@@ -278,7 +305,11 @@ describe('conversions list', () => {
         body: {
           data: [
             conversion({ id: 'cnv_3', status: 'pending', settled_at: null }),
-            conversion({ id: 'cnv_2', status: 'failed', message: 'Qantas Frequent Flyer refused the transfer: the account is closed. Your points were given back.' }),
+            conversion({
+              id: 'cnv_2',
+              status: 'failed',
+              message: 'Qantas Frequent Flyer refused the transfer: the account is closed. Your points were given back.',
+            }),
             conversion({ id: 'cnv_1', points: 1000, airline_points: 500, blocks: 1 }),
           ],
         },

@@ -1,6 +1,18 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { FetchStub, StubRequest } from '@portal/build/fetch-stub';
-import { LINKED, NOT_LINKED, PARTNER_DOWN, backend, callsTo, eventNames, failure, partnerDown, renderView, resetAll, toasts } from './fixtures';
+import {
+  LINKED,
+  NOT_LINKED,
+  PARTNER_DOWN,
+  backend,
+  callsTo,
+  eventNames,
+  failure,
+  partnerDown,
+  renderView,
+  resetAll,
+  toasts,
+} from './fixtures';
 
 let stub: FetchStub;
 
@@ -75,7 +87,9 @@ describe('link wizard', () => {
     await openWizard();
     await submitNumber('  ');
     await waitFor(() => expect(numberField()).toHaveAttribute('aria-invalid', 'true'));
-    expect(numberField()).toHaveAccessibleDescription('6 to 10 digits, as on your membership card or in the Qantas app. Enter your Frequent Flyer number');
+    expect(numberField()).toHaveAccessibleDescription(
+      '6 to 10 digits, as on your membership card or in the Qantas app. Enter your Frequent Flyer number',
+    );
     expect(document.activeElement).toBe(numberField());
     expect(callsTo(stub, 'POST', '/api/qff/validate')).toHaveLength(0);
   });
@@ -114,7 +128,9 @@ describe('link wizard', () => {
 
   it('a refusal at the link step about a field goes back to that field; another is told on the step with a retry', async () => {
     const answers = [
-      failure(409, 'Please check the highlighted fields', { qff_number: 'This Frequent Flyer account is already linked to another member' }),
+      failure(409, 'Please check the highlighted fields', {
+        qff_number: 'This Frequent Flyer account is already linked to another member',
+      }),
     ];
     stub = backend({
       'POST /api/qff/validate': { body: DANA },
@@ -158,7 +174,10 @@ describe('link wizard', () => {
     await openWizard('identity');
     await submitNumber('1900123456');
     fireEvent.click(await screen.findByRole('button', { name: 'Yes, link this account' }));
-    expect(await screen.findByRole('link', { name: 'Convert points and see your Qantas activity in Rewards' })).toHaveAttribute('href', '/rewards');
+    expect(await screen.findByRole('link', { name: 'Convert points and see your Qantas activity in Rewards' })).toHaveAttribute(
+      'href',
+      '/rewards',
+    );
     expect(screen.getByText('1900123456')).toBeInTheDocument();
     expect(eventNames()).toEqual(['my_details_qff_link']);
   });

@@ -25,7 +25,9 @@ describe('summary on /home', () => {
   });
 
   it('says why the Qantas Points are missing when the partner could not be read', async () => {
-    stub = backend({ 'GET /api/qff/points': { body: { ...LINKED, points: null, partner_error: "We can't reach Qantas Frequent Flyer right now." } } });
+    stub = backend({
+      'GET /api/qff/points': { body: { ...LINKED, points: null, partner_error: "We can't reach Qantas Frequent Flyer right now." } },
+    });
     await renderView('summary', '/home');
     expect(await screen.findByText("We can't reach Qantas Frequent Flyer right now.")).toBeInTheDocument();
   });

@@ -11,10 +11,7 @@ import type { QffStatus } from './types';
 export const STALE_MS = 30_000;
 export const RETRY_DELAY_MS = 1_000;
 
-export type QffStatusState =
-  | { status: 'pending' }
-  | { status: 'error'; error: unknown }
-  | { status: 'success'; data: QffStatus };
+export type QffStatusState = { status: 'pending' } | { status: 'error'; error: unknown } | { status: 'success'; data: QffStatus };
 
 let cache: { key: string; data: QffStatus; at: number } | null = null;
 

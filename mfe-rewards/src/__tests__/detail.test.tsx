@@ -110,7 +110,9 @@ describe('Rewards Item Detail', () => {
     await renderAt('/rewards/item/101');
     fireEvent.click(await screen.findByRole('button', { name: 'Add to Google Pay' }));
     expect(screen.queryByRole('button', { name: 'Add to Apple Wallet' })).toBeNull();
-    expect(posted.map((m) => JSON.parse(m)).filter((m) => m.action === 'addGooglePay')).toEqual([{ action: 'addGooglePay', id: 101, code: 'K7QM-4TXA-9PWD' }]);
+    expect(posted.map((m) => JSON.parse(m)).filter((m) => m.action === 'addGooglePay')).toEqual([
+      { action: 'addGooglePay', id: 101, code: 'K7QM-4TXA-9PWD' },
+    ]);
   });
 
   it('no wallet buttons for a used reward, even when the wrapper offers them', async () => {
@@ -120,12 +122,15 @@ describe('Rewards Item Detail', () => {
     expect(screen.queryByRole('button', { name: /Wallet|Google Pay/ })).toBeNull();
   });
 
-  it.each(['abc', '12abc', '-5', '0', '1.5', '99999999999999999999'])('/rewards/item/%s is not found, without asking the API', async (id) => {
-    await renderAt(`/rewards/item/${id}`);
-    expect(await screen.findByRole('heading', { level: 1, name: "We couldn't find that reward" })).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Back to Rewards' })).toHaveAttribute('href', '/rewards');
-    expect(rewardCalls()).toEqual([]);
-  });
+  it.each(['abc', '12abc', '-5', '0', '1.5', '99999999999999999999'])(
+    '/rewards/item/%s is not found, without asking the API',
+    async (id) => {
+      await renderAt(`/rewards/item/${id}`);
+      expect(await screen.findByRole('heading', { level: 1, name: "We couldn't find that reward" })).toBeInTheDocument();
+      expect(screen.getByRole('link', { name: 'Back to Rewards' })).toHaveAttribute('href', '/rewards');
+      expect(rewardCalls()).toEqual([]);
+    },
+  );
 
   it('an unknown id (404) is not found, with a way back', async () => {
     await renderAt('/rewards/item/999');

@@ -1,12 +1,5 @@
 // Shared by this MFE's tests: the contract's bodies (issue 9), the tenant config and a signed-in member.
-import {
-  type Benefit,
-  type CatalogueItem,
-  type PointsEntry,
-  type PointsPage,
-  type PortalConfig,
-  type Reward,
-} from '@portal/runtime';
+import { type Benefit, type CatalogueItem, type PointsEntry, type PointsPage, type PortalConfig, type Reward } from '@portal/runtime';
 import { stubFetch, type FetchStub, type StubRoute } from '@portal/build/fetch-stub';
 import { errorAnswer, renderRoot, resetScreens, signIn, toasts } from '@portal/build/screen-testing';
 import { Root } from '../Root';
@@ -56,7 +49,17 @@ export const REWARDS: Reward[] = [
 
 export function item(id: string, name: string, points: number, balance = 3049, extra: Partial<CatalogueItem> = {}): CatalogueItem {
   const needed = Math.max(0, points - balance);
-  return { id, name, description: '', terms: '', points, valid_days: 30, affordable: needed === 0, points_needed: needed, ...extra } as CatalogueItem;
+  return {
+    id,
+    name,
+    description: '',
+    terms: '',
+    points,
+    valid_days: 30,
+    affordable: needed === 0,
+    points_needed: needed,
+    ...extra,
+  } as CatalogueItem;
 }
 
 export const CATALOGUE: CatalogueItem[] = [
@@ -67,8 +70,22 @@ export const CATALOGUE: CatalogueItem[] = [
   item('styling', 'Personal styling session', 6000, 3049, { valid_days: 90 }),
 ];
 
-export function entry(id: string, points: number, source: string, reason: string, issued_at: string, extra: Partial<PointsEntry> = {}): PointsEntry {
-  const kind = source === 'redemption' || source === 'conversion' ? 'spend' : source === 'expiry' ? 'expire' : source === 'staff' || source === 'import' ? 'adjust' : 'earn';
+export function entry(
+  id: string,
+  points: number,
+  source: string,
+  reason: string,
+  issued_at: string,
+  extra: Partial<PointsEntry> = {},
+): PointsEntry {
+  const kind =
+    source === 'redemption' || source === 'conversion'
+      ? 'spend'
+      : source === 'expiry'
+        ? 'expire'
+        : source === 'staff' || source === 'import'
+          ? 'adjust'
+          : 'earn';
   return { id, points, kind, source, reason, reference: `ref:${id}`, issued_at, expires_at: null, ...extra } as PointsEntry;
 }
 
@@ -115,7 +132,12 @@ export const OFFERS: Benefit[] = [
     banner_desktop: 'https://cdn.example.com/banners/double-wide.jpg',
     banner_mobile: 'https://cdn.example.com/banners/double-narrow.jpg',
   }),
-  offer(202, { name: 'Birthday gift', description: 'A treat in your birthday month', is_claimable: false, ends_at: '2026-12-31T12:59:00Z' }),
+  offer(202, {
+    name: 'Birthday gift',
+    description: 'A treat in your birthday month',
+    is_claimable: false,
+    ends_at: '2026-12-31T12:59:00Z',
+  }),
   offer(203, {
     name: 'Free alterations',
     description: 'On any full-price suit',

@@ -65,7 +65,9 @@ describe('custom events', () => {
   it('offers_activate with the offer’s id', async () => {
     reactNative();
     stub = backend({
-      'POST /api/profile/benefits/201/activate': { body: { data: { ...OFFERS[0], activated: true, activated_at: '2026-11-21T00:00:00Z' } } },
+      'POST /api/profile/benefits/201/activate': {
+        body: { data: { ...OFFERS[0], activated: true, activated_at: '2026-11-21T00:00:00Z' } },
+      },
     });
     await openOffers();
     const double = screen.getByRole('article', { name: 'Double points, this weekend only' });
@@ -81,7 +83,13 @@ describe('custom events', () => {
         status: 201,
         body: {
           data: {
-            reward: reward(105, { name: 'Free coffee', source: 'redemption', catalogue_id: 'coffee', points_cost: 300, code: 'NEW1-COFF-EE99' }),
+            reward: reward(105, {
+              name: 'Free coffee',
+              source: 'redemption',
+              catalogue_id: 'coffee',
+              points_cost: 300,
+              code: 'NEW1-COFF-EE99',
+            }),
             points_spent: 300,
             balance: 2749,
           },

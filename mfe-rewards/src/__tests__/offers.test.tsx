@@ -57,7 +57,11 @@ describe('Offers', () => {
 
   it('shows a text banner as text, and one banner alone on every screen', async () => {
     stub.restore();
-    stub = backend({ 'GET /api/profile/benefits': { body: { data: [offer(210, { name: 'Members night', banner_desktop: 'Late opening, 20% off', banner_mobile: null })] } } });
+    stub = backend({
+      'GET /api/profile/benefits': {
+        body: { data: [offer(210, { name: 'Members night', banner_desktop: 'Late opening, 20% off', banner_mobile: null })] },
+      },
+    });
     await renderAt('/offers');
     const banner = await screen.findByText('Late opening, 20% off');
     expect(banner.closest('p')).toHaveClass('offer__banner', 'offer__banner--only');
@@ -131,7 +135,9 @@ describe('Offers', () => {
 
   it('?b= naming an offer that is not there says so and shows the others', async () => {
     await renderAt('/offers?b=999');
-    expect(await screen.findByText("The offer you followed has ended or isn't available to you. Here are your current offers.")).toBeInTheDocument();
+    expect(
+      await screen.findByText("The offer you followed has ended or isn't available to you. Here are your current offers."),
+    ).toBeInTheDocument();
     expect(screen.getAllByRole('article')).toHaveLength(3);
   });
 
@@ -140,7 +146,9 @@ describe('Offers', () => {
     window.ReactNativeWebView = { postMessage: (m: string) => posted.push(JSON.parse(m)) };
     await renderAt('/offers');
     await screen.findByRole('article', { name: 'Free alterations' });
-    await waitFor(() => expect(posted.filter((m) => m.action === 'loadOfferList')).toEqual([{ action: 'loadOfferList', ids: [201, 202, 203] }]));
+    await waitFor(() =>
+      expect(posted.filter((m) => m.action === 'loadOfferList')).toEqual([{ action: 'loadOfferList', ids: [201, 202, 203] }]),
+    );
   });
 
   it('outside the wrapper posts nothing', async () => {

@@ -16,7 +16,11 @@ afterEach(() => {
 function fakeMounter(outcome: () => Promise<void>) {
   const calls: { remote: string; props: ParcelProps; el: HTMLElement; handle: ParcelHandle }[] = [];
   const mounter: ParcelMounter = (remote, el, props) => {
-    const handle = { mounted: outcome().then(() => void (el.textContent = 'Frequent flyer parcel')), update: jest.fn(), unmount: jest.fn() };
+    const handle = {
+      mounted: outcome().then(() => void (el.textContent = 'Frequent flyer parcel')),
+      update: jest.fn(),
+      unmount: jest.fn(),
+    };
     calls.push({ remote, props, el, handle });
     return handle;
   };
@@ -36,7 +40,9 @@ describe('Qantas Frequent Flyer in Rewards', () => {
     const slot = calls[0].el.closest('[data-remote="mfe_qff"]')!;
     const catalogue = screen.getByRole('heading', { name: 'Redeem your points' });
     expect(catalogue.compareDocumentPosition(slot) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
-    expect(slot.compareDocumentPosition(screen.getByRole('heading', { name: 'Points history' })) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(
+      slot.compareDocumentPosition(screen.getByRole('heading', { name: 'Points history' })) & Node.DOCUMENT_POSITION_FOLLOWING,
+    ).toBeTruthy();
     view.unmount();
     expect(calls[0].handle.unmount).toHaveBeenCalledTimes(1);
   });
@@ -48,7 +54,9 @@ describe('Qantas Frequent Flyer in Rewards', () => {
     const error = jest.spyOn(console, 'error').mockImplementation(() => undefined);
     await renderAt('/rewards');
     // (The name is isolated in a <bdi>: the sentence is split in the DOM.)
-    expect(await screen.findByText((_, el) => el?.tagName === 'P' && el.textContent === 'Qantas Frequent Flyer could not be loaded.')).toBeInTheDocument();
+    expect(
+      await screen.findByText((_, el) => el?.tagName === 'P' && el.textContent === 'Qantas Frequent Flyer could not be loaded.'),
+    ).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'Points history' })).toBeInTheDocument();
     fail = false;
     fireEvent.click(screen.getByRole('button', { name: 'Try again' }));

@@ -116,9 +116,7 @@ describe('Redeem', () => {
 
     // The new balance, and every list the redemption changed fetched again, once.
     expect(await screen.findByText('2,749 points', { selector: '.balance__value' })).toBeInTheDocument();
-    await waitFor(() =>
-      expect(counts()).toEqual(Object.fromEntries(Object.entries(before).map(([path, n]) => [path, n + 1]))),
-    );
+    await waitFor(() => expect(counts()).toEqual(Object.fromEntries(Object.entries(before).map(([path, n]) => [path, n + 1]))));
 
     fireEvent.click(within(done).getByRole('button', { name: 'Done' }));
     expect(screen.queryByRole('dialog')).toBeNull();
@@ -197,7 +195,10 @@ describe('newIdempotencyKey', () => {
   });
 
   it('uses crypto.randomUUID when there is one', () => {
-    Object.defineProperty(globalThis, 'crypto', { configurable: true, value: { randomUUID: () => '11111111-2222-4333-8444-555555555555' } });
+    Object.defineProperty(globalThis, 'crypto', {
+      configurable: true,
+      value: { randomUUID: () => '11111111-2222-4333-8444-555555555555' },
+    });
     expect(newIdempotencyKey()).toBe('11111111-2222-4333-8444-555555555555');
   });
 

@@ -48,7 +48,15 @@ describe('Rewards', () => {
   it('shows a spend tier in dollars, the top tier without a bar, and the lowest tier without a date', async () => {
     replace({
       'GET /api/profile/tiers/progress': {
-        body: { data: { ...TIER_PROGRESS, measure: 'spend', qualifying: 304900, needed: 1951, current: { handle: 'gold', name: 'Gold', threshold: 200000 } } },
+        body: {
+          data: {
+            ...TIER_PROGRESS,
+            measure: 'spend',
+            qualifying: 304900,
+            needed: 1951,
+            current: { handle: 'gold', name: 'Gold', threshold: 200000 },
+          },
+        },
       },
     });
     await renderAt('/rewards');
@@ -61,7 +69,15 @@ describe('Rewards', () => {
   it('at the top tier says so, without a bar', async () => {
     replace({
       'GET /api/profile/tiers/progress': {
-        body: { data: { ...TIER_PROGRESS, current: { handle: 'platinum', name: 'Platinum', threshold: 5000 }, next: null, needed: 0, progress_percent: 100 } },
+        body: {
+          data: {
+            ...TIER_PROGRESS,
+            current: { handle: 'platinum', name: 'Platinum', threshold: 5000 },
+            next: null,
+            needed: 0,
+            progress_percent: 100,
+          },
+        },
       },
     });
     await renderAt('/rewards');
@@ -73,7 +89,16 @@ describe('Rewards', () => {
   it('a member on the lowest tier sees its name alone, and "1 point to Gold"', async () => {
     replace({
       'GET /api/profile/tiers/progress': {
-        body: { data: { ...TIER_PROGRESS, current: { handle: 'silver', name: 'Silver', threshold: 0 }, next: { handle: 'gold', name: 'Gold', threshold: 2000 }, needed: 1, progress_percent: 99, kept_until: null } },
+        body: {
+          data: {
+            ...TIER_PROGRESS,
+            current: { handle: 'silver', name: 'Silver', threshold: 0 },
+            next: { handle: 'gold', name: 'Gold', threshold: 2000 },
+            needed: 1,
+            progress_percent: 99,
+            kept_until: null,
+          },
+        },
       },
     });
     await renderAt('/rewards');
@@ -243,8 +268,14 @@ describe('Rewards', () => {
   });
 
   it('loads more history on request and moves the focus to the first entry it brought', async () => {
-    const first = Array.from({ length: 20 }, (_, i) => entry(`led_a${i}`, 10 + i, 'purchase', `Store ${i}`, `2026-11-${String(28 - i).padStart(2, '0')}T01:00:00Z`));
-    const second = [first[19], entry('led_b1', 5, 'bonus', 'Welcome bonus', '2026-10-01T01:00:00Z'), entry('led_b2', -20, 'staff', 'Correction', '2026-09-01T01:00:00Z')];
+    const first = Array.from({ length: 20 }, (_, i) =>
+      entry(`led_a${i}`, 10 + i, 'purchase', `Store ${i}`, `2026-11-${String(28 - i).padStart(2, '0')}T01:00:00Z`),
+    );
+    const second = [
+      first[19],
+      entry('led_b1', 5, 'bonus', 'Welcome bonus', '2026-10-01T01:00:00Z'),
+      entry('led_b2', -20, 'staff', 'Correction', '2026-09-01T01:00:00Z'),
+    ];
     replace({
       'GET /api/profile/points': (req) => {
         const page = Number(new URL(req.url, 'http://x').searchParams.get('page'));
@@ -300,7 +331,14 @@ describe('Rewards', () => {
     await screen.findByText('1,951 points to Platinum');
     await screen.findByText('You need 2,951 more points');
     await screen.findByText('1,200 points expire on 18 Dec');
-    const paths = ['/api/profile/balances', '/api/profile/points', '/api/profile/points/expiring', '/api/profile/tiers/progress', '/api/profile/rewards/catalogue', '/api/profile/rewards'];
+    const paths = [
+      '/api/profile/balances',
+      '/api/profile/points',
+      '/api/profile/points/expiring',
+      '/api/profile/tiers/progress',
+      '/api/profile/rewards/catalogue',
+      '/api/profile/rewards',
+    ];
     const counts = () => paths.map((p) => callsTo(stub, 'GET', p).length);
     expect(counts()).toEqual([1, 1, 1, 1, 1, 1]);
     act(() => announceDataChanged(['transactions', 'balances']));

@@ -14,7 +14,10 @@ export function formatSigned(n: number, lang: string): string {
 
 /** `YYYY-MM-DD` of an instant in `zone`. */
 export function dayIn(value: Date, zone: string): string {
-  return cachedFormat(`k:${zone}`, () => new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' })).format(value);
+  return cachedFormat(
+    `k:${zone}`,
+    () => new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }),
+  ).format(value);
 }
 
 /**

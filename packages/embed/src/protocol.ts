@@ -107,14 +107,16 @@ export interface ErrorEvent extends Correlated {
 }
 
 export type PortalMessage =
-  | ReadyEvent
-  | LoginEvent
-  | LogoutEvent
-  | CustomerDataEvent
-  | UrlEvent
-  | ImpersonateEvent
-  | ResizeEvent
-  | ErrorEvent;
+  ReadyEvent | LoginEvent | LogoutEvent | CustomerDataEvent | UrlEvent | ImpersonateEvent | ResizeEvent | ErrorEvent;
 export type PortalAction = PortalMessage['action'];
 /** Every action the portal may send an embedding page; the client package drops anything else. */
-export const PORTAL_ACTIONS: readonly PortalAction[] = ['ready', 'login', 'logout', 'customerData', 'getUrl', 'impersonate', 'resize', 'error'];
+export const PORTAL_ACTIONS: readonly PortalAction[] = [
+  'ready',
+  'login',
+  'logout',
+  'customerData',
+  'getUrl',
+  'impersonate',
+  'resize',
+  'error',
+];

@@ -80,27 +80,32 @@ export function describePluralCatalogs(dir: string, { name, minKeys = 1 }: { nam
       for (const forms of Object.values(enShape)) if (forms.length) expect(forms).toEqual(['one', 'other']);
     });
 
-    it.each(CATALOG_LANGUAGES.filter((l) => l !== 'en'))('%s has the keys of en, the plural forms of its language, no empty text and the same placeholders', (lang) => {
-      const flat = flattenTexts(load(lang));
-      const own = shape(flat);
-      const categories = [...new Intl.PluralRules(lang).resolvedOptions().pluralCategories].sort();
-      const expected = Object.fromEntries(Object.entries(enShape).map(([base, forms]) => [base, forms.length ? categories : []]));
-      expect({ lang, keys: own }).toEqual({ lang, keys: expected });
+    it.each(CATALOG_LANGUAGES.filter((l) => l !== 'en'))(
+      '%s has the keys of en, the plural forms of its language, no empty text and the same placeholders',
+      (lang) => {
+        const flat = flattenTexts(load(lang));
+        const own = shape(flat);
+        const categories = [...new Intl.PluralRules(lang).resolvedOptions().pluralCategories].sort();
+        const expected = Object.fromEntries(Object.entries(enShape).map(([base, forms]) => [base, forms.length ? categories : []]));
+        expect({ lang, keys: own }).toEqual({ lang, keys: expected });
 
-      const empty = Object.entries(flat).filter(([, v]) => v.trim() === '').map(([k]) => k);
-      expect({ lang, empty }).toEqual({ lang, empty: [] });
+        const empty = Object.entries(flat)
+          .filter(([, v]) => v.trim() === '')
+          .map(([k]) => k);
+        expect({ lang, empty }).toEqual({ lang, empty: [] });
 
-      // Every form of a key uses what its en text uses ({{count}} may stand for a formatted number).
-      const wrong: string[] = [];
-      for (const [key, text] of Object.entries(flat)) {
-        const m = PLURAL.exec(key);
-        const base = m ? key.slice(0, m.index) : key;
-        const source = m ? en[`${base}_other`] : en[key];
-        const want = placeholders(source).filter((p) => p !== 'count');
-        const got = placeholders(text).filter((p) => p !== 'count');
-        if (got.some((p) => !want.includes(p)) || (!m && want.some((p) => !got.includes(p)))) wrong.push(key);
-      }
-      expect({ lang, wrong }).toEqual({ lang, wrong: [] });
-    });
+        // Every form of a key uses what its en text uses ({{count}} may stand for a formatted number).
+        const wrong: string[] = [];
+        for (const [key, text] of Object.entries(flat)) {
+          const m = PLURAL.exec(key);
+          const base = m ? key.slice(0, m.index) : key;
+          const source = m ? en[`${base}_other`] : en[key];
+          const want = placeholders(source).filter((p) => p !== 'count');
+          const got = placeholders(text).filter((p) => p !== 'count');
+          if (got.some((p) => !want.includes(p)) || (!m && want.some((p) => !got.includes(p)))) wrong.push(key);
+        }
+        expect({ lang, wrong }).toEqual({ lang, wrong: [] });
+      },
+    );
   });
 }

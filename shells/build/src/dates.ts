@@ -14,7 +14,9 @@ export function formatDate(iso: string | null | undefined, lang: string, zone: s
   if (!iso) return null;
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return null;
-  return cachedFormat(`d:${lang}:${zone}`, () => new Intl.DateTimeFormat(localeFor(lang), { timeZone: zone, dateStyle: 'medium' })).format(d);
+  return cachedFormat(`d:${lang}:${zone}`, () => new Intl.DateTimeFormat(localeFor(lang), { timeZone: zone, dateStyle: 'medium' })).format(
+    d,
+  );
 }
 
 /** A calendar date (`YYYY-MM-DD`, already the local date: a claim's, the airline's), e.g. "20 Nov 2026"; anything else as it is. */

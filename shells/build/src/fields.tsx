@@ -97,7 +97,12 @@ export function SelectField({
  * Offline it is off, with the reason beside it (a WriteButton): the form cannot be sent, not even
  * with Enter.
  */
-export function SubmitButton({ busy, label, busyLabel, ...rest }: { busy: boolean; label: string; busyLabel: string } & ButtonHTMLAttributes<HTMLButtonElement>) {
+export function SubmitButton({
+  busy,
+  label,
+  busyLabel,
+  ...rest
+}: { busy: boolean; label: string; busyLabel: string } & ButtonHTMLAttributes<HTMLButtonElement>) {
   return (
     <WriteButton type="submit" className="btn" aria-busy={busy || undefined} {...rest}>
       {busy ? busyLabel : label}

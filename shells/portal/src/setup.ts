@@ -37,7 +37,8 @@ export async function setUp(drawn: boolean): Promise<{ releaseLanguage: (() => P
   void handleUrlToken();
   // A member opening /home: the greeting's data is asked for now, while the page renders.
   const auth = authStore.get();
-  if (auth.authenticated && (!auth.staff || auth.impersonating) && normalisePath(window.location.pathname) === '/home') prefetchHomeProfile();
+  if (auth.authenticated && (!auth.staff || auth.impersonating) && normalisePath(window.location.pathname) === '/home')
+    prefetchHomeProfile();
   return { releaseLanguage, embedder };
 }
 

@@ -14,7 +14,18 @@ export interface AnalyticsEvent {
 }
 
 /** Keys that would name a person or reach them: never sent, whatever a caller passes. */
-const PERSONAL_KEYS = new Set(['email', 'first_name', 'last_name', 'name', 'full_name', 'phone', 'mobile', 'birth_date', 'address', 'token']);
+const PERSONAL_KEYS = new Set([
+  'email',
+  'first_name',
+  'last_name',
+  'name',
+  'full_name',
+  'phone',
+  'mobile',
+  'birth_date',
+  'address',
+  'token',
+]);
 
 /**
  * The params as an analytics backend takes them (flat strings, numbers and booleans), without

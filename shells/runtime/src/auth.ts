@@ -21,12 +21,7 @@ import {
 } from './storage';
 import type { Profile, SignInActivity } from './api/types';
 import { createStore } from './store';
-import type {
-  ImpersonateRequest,
-  ImpersonateResponse,
-  SessionResponse,
-  TokenClaims,
-} from './api/auth-types';
+import type { ImpersonateRequest, ImpersonateResponse, SessionResponse, TokenClaims } from './api/auth-types';
 
 export { SESSION_STORAGE_KEYS } from './storage';
 export const TOKEN_KEY = AUTH_KEY;

@@ -18,9 +18,7 @@ const SPLIT = /\u0001(\d+)\u0001/;
  * Exported for tests; components use <BdiTrans>.
  */
 export function isolateValues(text: string, values: ReactNode[]): ReactNode[] {
-  return text.split(SPLIT).map((part, i) =>
-    i % 2 === 0 ? part : <bdi key={i}>{values[Number(part)]}</bdi>,
-  );
+  return text.split(SPLIT).map((part, i) => (i % 2 === 0 ? part : <bdi key={i}>{values[Number(part)]}</bdi>));
 }
 
 export interface BdiTransProps {
@@ -43,5 +41,12 @@ export function BdiTrans({ k, ns, values, options }: BdiTransProps) {
     markers[name] = `${MARK}${i}${MARK}`;
   });
   const text = t(k, { ...options, ...markers }) as string;
-  return <>{isolateValues(text, names.map((n) => values[n]))}</>;
+  return (
+    <>
+      {isolateValues(
+        text,
+        names.map((n) => values[n]),
+      )}
+    </>
+  );
 }

@@ -49,7 +49,5 @@ export function findCountry(countries: readonly Country[] | null | undefined, va
 export function findState(country: Country | null | undefined, value: string | null | undefined): CountryState | null {
   const v = value?.trim().toLowerCase();
   if (!v || !country) return null;
-  return (
-    (country.states ?? []).find((s) => same(s.iso_2_country_state_code, v) || same(s.iso, v) || same(s.name, v)) ?? null
-  );
+  return (country.states ?? []).find((s) => same(s.iso_2_country_state_code, v) || same(s.iso, v) || same(s.name, v)) ?? null;
 }

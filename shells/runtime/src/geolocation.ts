@@ -142,7 +142,13 @@ export type Hours = Partial<Record<Weekday, [string, string][]>>;
 /** The store's local weekday and minutes since midnight at `now`. */
 export function localTime(timeZone: string, now: Date): { day: Weekday; minutes: number } {
   const partsIn = (zone: string) =>
-    new Intl.DateTimeFormat('en-GB', { timeZone: zone, weekday: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(now);
+    new Intl.DateTimeFormat('en-GB', {
+      timeZone: zone,
+      weekday: 'short',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    }).formatToParts(now);
   let parts: Intl.DateTimeFormatPart[];
   try {
     parts = partsIn(timeZone);
@@ -158,7 +164,9 @@ export function localTime(timeZone: string, now: Date): { day: Weekday; minutes:
 /** A time zone's everyday name in the member's language ("Australian Eastern Time"), else its id. */
 export function zoneName(timeZone: string, lang: string, now: Date = new Date()): string {
   try {
-    const part = new Intl.DateTimeFormat(lang, { timeZone, timeZoneName: 'longGeneric' }).formatToParts(now).find((p) => p.type === 'timeZoneName');
+    const part = new Intl.DateTimeFormat(lang, { timeZone, timeZoneName: 'longGeneric' })
+      .formatToParts(now)
+      .find((p) => p.type === 'timeZoneName');
     return part?.value || timeZone;
   } catch {
     return timeZone;
@@ -171,8 +179,7 @@ const toMinutes = (hhmm: string) => {
 };
 
 export type OpeningState =
-  | { open: true; closesAt: string }
-  | { open: false; opensAt: { day: Weekday; time: string; today: boolean } | null };
+  { open: true; closesAt: string } | { open: false; opensAt: { day: Weekday; time: string; today: boolean } | null };
 
 /** Open now (until when) or closed (opening when next), in the store's own time zone. */
 export function openingState(hours: Hours, timeZone: string, now: Date = new Date()): OpeningState {

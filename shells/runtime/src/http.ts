@@ -52,18 +52,13 @@ export function isHttpError(value: unknown): value is HttpError {
 /** Builds the error object from a status and whatever body came back (maybe none). */
 export function toHttpError(status: number | undefined, body: unknown): HttpError {
   const obj = body && typeof body === 'object' ? (body as Record<string, unknown>) : null;
-  const message =
-    (obj && typeof obj.message === 'string' && obj.message) ||
-    (typeof body === 'string' && body.trim()) ||
-    UNKNOWN_ERROR;
-  const resolvedStatus =
-    (obj && typeof obj.status === 'number' && obj.status) || status || 500;
+  const message = (obj && typeof obj.message === 'string' && obj.message) || (typeof body === 'string' && body.trim()) || UNKNOWN_ERROR;
+  const resolvedStatus = (obj && typeof obj.status === 'number' && obj.status) || status || 500;
   if (body === undefined || body === null || body === '') {
     const errors = { request: UNKNOWN_ERROR };
     return { status: resolvedStatus, message, errors, error: true, body: { message, errors } };
   }
-  const errors =
-    obj && obj.errors && typeof obj.errors === 'object' ? (obj.errors as Record<string, string>) : {};
+  const errors = obj && obj.errors && typeof obj.errors === 'object' ? (obj.errors as Record<string, string>) : {};
   return { status: resolvedStatus, message, errors, error: true, body };
 }
 

@@ -73,7 +73,12 @@ describe('the iframe', () => {
   });
 
   it('opens portalUrl + path with embedder (this page) and lang', () => {
-    const { handle } = mount({ portalUrl: 'https://portal.example/base/', path: '/profile?tab=points', language: 'fr', title: 'Mon compte' });
+    const { handle } = mount({
+      portalUrl: 'https://portal.example/base/',
+      path: '/profile?tab=points',
+      language: 'fr',
+      title: 'Mon compte',
+    });
     const src = new URL(handle.iframe.src);
     expect(src.origin).toBe(PORTAL);
     expect(src.pathname).toBe('/base/profile');
@@ -176,7 +181,13 @@ describe('sending', () => {
     void handle.impersonate('42', { reason: 'Support call', staffToken: 'S.T' }).catch(() => undefined);
     void handle.impersonate('43').catch(() => undefined);
     const [first, second] = sent(posted);
-    expect(first).toEqual({ action: 'impersonate', profileId: '42', reason: 'Support call', staffToken: 'S.T', requestId: expect.any(String) });
+    expect(first).toEqual({
+      action: 'impersonate',
+      profileId: '42',
+      reason: 'Support call',
+      staffToken: 'S.T',
+      requestId: expect.any(String),
+    });
     expect(second).toEqual({ action: 'impersonate', profileId: '43', requestId: expect.any(String) });
     expect(PARENT_ACTIONS).toEqual(expect.arrayContaining(sent(posted).map((m) => m.action)));
   });

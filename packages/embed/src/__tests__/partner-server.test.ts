@@ -41,7 +41,20 @@ it('serves the example with the portal URL, the package, extra pages and files, 
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'partner-pages-'));
   fs.writeFileSync(path.join(dir, 'extra.html'), '<p>extra</p>');
   try {
-    const got = runServer(['/', '/?token=T&redirect=%2F', '/portal-embed.js', '/partner.js', '/foreign.html', '/data.json', '/extra.html', '/%2e%2e/package.json', '/nope'], dir);
+    const got = runServer(
+      [
+        '/',
+        '/?token=T&redirect=%2F',
+        '/portal-embed.js',
+        '/partner.js',
+        '/foreign.html',
+        '/data.json',
+        '/extra.html',
+        '/%2e%2e/package.json',
+        '/nope',
+      ],
+      dir,
+    );
     expect(got.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
     const page = got['/'];
     expect(page.status).toBe(200);

@@ -8,7 +8,8 @@ import { makeToken, stubFetch, type FetchStub, type StubRoute } from '@portal/bu
 import { renderAt } from './setup';
 
 const KEY = 'k3y-FROM_the-notice';
-const DONE = 'Your sign-in address is d***@example.com again and everyone using your account has been signed out. Sign in again to continue.';
+const DONE =
+  'Your sign-in address is d***@example.com again and everyone using your account has been signed out. Sign in again to continue.';
 const UNUSABLE = 'This link has expired or has already been used';
 const now = () => Math.floor(Date.now() / 1000);
 
@@ -49,7 +50,9 @@ describe('undoing a change of the sign-in address', () => {
     backend({ body: { message: DONE } });
     await open();
     const screenEl = screen.getByRole('region', { name: 'Undo the change of your email address' });
-    const what = within(screenEl).getAllByRole('listitem').map((li) => li.textContent);
+    const what = within(screenEl)
+      .getAllByRole('listitem')
+      .map((li) => li.textContent);
     expect(what).toEqual([
       'Your old address comes back: sign-in links and codes go to it again.',
       'Everyone using your account is signed out, on every device.',

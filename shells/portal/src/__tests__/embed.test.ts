@@ -9,7 +9,14 @@ const now = () => Math.floor(Date.now() / 1000);
 const memberToken = makeToken({ pid: 'p_demo', exp: now() + 3600, typ: 'session' });
 const staffToken = makeToken({ pid: 's_1', exp: now() + 3600, typ: 'session', staff: true });
 const viewToken = makeToken({ pid: 'p_demo', exp: now() + 1800, typ: 'session', act: { sub: 's_1', name: 'Sam Staff' } });
-const DANA = { id: 'p_demo', email: 'demo@example.com', first_name: 'Dana', last_name: 'Demo', region: { handle: 'vic' }, tier_handle: 'gold' };
+const DANA = {
+  id: 'p_demo',
+  email: 'demo@example.com',
+  first_name: 'Dana',
+  last_name: 'Demo',
+  region: { handle: 'vic' },
+  tier_handle: 'gold',
+};
 
 let parentFrame: HTMLIFrameElement;
 let parentWindow: Window;
@@ -183,7 +190,9 @@ describe('messages from the embedding page', () => {
       listener = startEmbedListener(null);
       await listener.ready;
       posted = [];
-      window.dispatchEvent(new MessageEvent('message', { data: { action: 'logout', requestId: 'r2' }, origin: PARTNER, source: parentWindow }));
+      window.dispatchEvent(
+        new MessageEvent('message', { data: { action: 'logout', requestId: 'r2' }, origin: PARTNER, source: parentWindow }),
+      );
       await jest.advanceTimersByTimeAsync(400);
       expect(authStore.get()).toMatchObject({ authenticated: false, loggedOut: true });
       expect(messages()).toEqual([{ action: 'logout' }]);
@@ -244,14 +253,25 @@ describe('messages from the embedding page', () => {
     stub = stubFetch({
       'POST /api/auth/impersonate/p_demo': (req) => {
         expect(req.headers.Authorization ?? req.headers.authorization).toBe(`Bearer ${staffToken}`);
-        return { body: { token: viewToken, expiry: now() + 1800, profile_id: 'p_demo', impersonatedProfile: { first_name: 'Dana', last_name: 'Demo' } } };
+        return {
+          body: {
+            token: viewToken,
+            expiry: now() + 1800,
+            profile_id: 'p_demo',
+            impersonatedProfile: { first_name: 'Dana', last_name: 'Demo' },
+          },
+        };
       },
       'GET /api/profile': { body: DANA },
     });
     posted = [];
     await send({ action: 'impersonate', profileId: 'p_demo', staffId: 's_mallory', reason: 'Call 1234', staffToken, requestId: 'i1' });
     expect(stub.calls[0]).toMatchObject({ path: '/api/auth/impersonate/p_demo', body: { staffId: 's_1', reason: 'Call 1234' } });
-    expect(authStore.get()).toMatchObject({ impersonating: true, profile_id: 'p_demo', impersonation: { impersonatedProfile: { first_name: 'Dana', last_name: 'Demo' } } });
+    expect(authStore.get()).toMatchObject({
+      impersonating: true,
+      profile_id: 'p_demo',
+      impersonation: { impersonatedProfile: { first_name: 'Dana', last_name: 'Demo' } },
+    });
     expect(lastMessage()).toEqual({
       action: 'impersonate',
       requestId: 'i1',
@@ -266,7 +286,14 @@ describe('messages from the embedding page', () => {
     initAuth();
     await start();
     stub = stubFetch({
-      'POST /api/auth/impersonate/p_demo': { body: { token: viewToken, expiry: now() + 1800, profile_id: 'p_demo', impersonatedProfile: { first_name: 'Dana', last_name: 'Demo' } } },
+      'POST /api/auth/impersonate/p_demo': {
+        body: {
+          token: viewToken,
+          expiry: now() + 1800,
+          profile_id: 'p_demo',
+          impersonatedProfile: { first_name: 'Dana', last_name: 'Demo' },
+        },
+      },
       'GET /api/profile': { body: DANA },
     });
     await send({ action: 'impersonate', profileId: 'p_demo', staffId: 's_mallory', requestId: 'i2' });

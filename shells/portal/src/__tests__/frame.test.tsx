@@ -144,10 +144,7 @@ describe('page title and description', () => {
   it('default to the spec texts and follow the config', () => {
     applyConfig(config());
     expect(document.title).toBe('My account');
-    expect(document.querySelector('meta[name="description"]')).toHaveAttribute(
-      'content',
-      'Manage your profile, transactions and more',
-    );
+    expect(document.querySelector('meta[name="description"]')).toHaveAttribute('content', 'Manage your profile, transactions and more');
     applyConfig(config({ siteMeta: { title: 'Harbour rewards', description: 'Points and more' } }));
     expect(document.title).toBe('Harbour rewards');
     expect(document.querySelector('meta[name="description"]')).toHaveAttribute('content', 'Points and more');

@@ -22,7 +22,8 @@ function page(files: string[] | null = FILES) {
 
 /** Runs the loader as the page would. */
 const load = () => new Function(SOURCE)();
-const preloads = () => [...document.head.querySelectorAll<HTMLLinkElement>('link[rel="preload"]')].map((l) => [l.getAttribute('href'), l.as]);
+const preloads = () =>
+  [...document.head.querySelectorAll<HTMLLinkElement>('link[rel="preload"]')].map((l) => [l.getAttribute('href'), l.as]);
 const scripts = () => [...document.head.querySelectorAll('script')].map((s) => s.getAttribute('src'));
 const frame = () => frames.splice(0).forEach((cb) => cb(performance.now()));
 

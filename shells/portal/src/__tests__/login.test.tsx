@@ -1,5 +1,14 @@
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
-import { authStore, configStore, initAuth, resetParentOriginForTests, setParentOrigin, takeEmbedderParam, toastStore, type PortalConfig } from '@portal/runtime';
+import {
+  authStore,
+  configStore,
+  initAuth,
+  resetParentOriginForTests,
+  setParentOrigin,
+  takeEmbedderParam,
+  toastStore,
+  type PortalConfig,
+} from '@portal/runtime';
 import { makeToken, stubFetch, type FetchStub } from '@portal/build/fetch-stub';
 import { renderAt } from './setup';
 import { continueSignIn, handleUrlToken, linkStore } from '../auth-link';
@@ -229,8 +238,7 @@ describe('a sign-in link that can no longer be used while signed in (issue 22, f
 });
 
 describe('a link that leaves the portal (externalRedirect)', () => {
-  const config = (allowedOrigins: unknown) =>
-    ({ general: { tenant: 'demo', allowedOrigins }, lastUpdated: 1 }) as unknown as PortalConfig;
+  const config = (allowedOrigins: unknown) => ({ general: { tenant: 'demo', allowedOrigins }, lastUpdated: 1 }) as unknown as PortalConfig;
   const fakeLocation = () => ({ pathname: '/', search: '', assign: jest.fn() }) as unknown as Location & { assign: jest.Mock };
 
   async function landAndContinue(externalRedirect: string, allowed: unknown = ['https://partner.example']) {

@@ -24,7 +24,7 @@ function withI18n(ui: React.ReactNode) {
 }
 
 describe('writes while offline', () => {
-  it('turns a form\'s save button off with the reason, and on again online', () => {
+  it("turns a form's save button off with the reason, and on again online", () => {
     const onSubmit = jest.fn((e: React.FormEvent) => e.preventDefault());
     withI18n(
       <form onSubmit={onSubmit}>
@@ -50,7 +50,7 @@ describe('writes while offline', () => {
     expect(onSubmit).toHaveBeenCalledTimes(1);
   });
 
-  it('keeps a button\'s own description and, in a list, reads the reason only with the button', () => {
+  it("keeps a button's own description and, in a list, reads the reason only with the button", () => {
     withI18n(
       <>
         <p id="own">Costs 500 points</p>
@@ -106,7 +106,13 @@ describe("the member's record", () => {
   });
 
   it("numbers the card with the tenant's own identity, else the profile id", () => {
-    const profile = { id: 'prf_1', identities: [{ handle: 'email', identifier: 'a@b.c' }, { handle: 'loyalty_card', identifier: 'LC-1001' }] };
+    const profile = {
+      id: 'prf_1',
+      identities: [
+        { handle: 'email', identifier: 'a@b.c' },
+        { handle: 'loyalty_card', identifier: 'LC-1001' },
+      ],
+    };
     expect(membershipNumber(profile, ['loyalty_card'])).toBe('LC-1001');
     expect(membershipNumber(profile, [])).toBe('prf_1');
     expect(membershipNumber({ id: 'prf_2', identities: [] }, ['loyalty_card'])).toBe('prf_2');
@@ -156,7 +162,10 @@ describe("the member's card on Home", () => {
 
   it('shows the kept number and the last known balance offline', async () => {
     localStorage.setItem(CARD_DISPLAY_KEY, '1');
-    localStorage.setItem(LOYALTY_MEMBER_KEY, JSON.stringify({ profile_id: 'p_demo', number: 'LC-1001', points: 740, points_at: Date.UTC(2026, 10, 20, 1, 30) }));
+    localStorage.setItem(
+      LOYALTY_MEMBER_KEY,
+      JSON.stringify({ profile_id: 'p_demo', number: 'LC-1001', points: 740, points_at: Date.UTC(2026, 10, 20, 1, 30) }),
+    );
     const stub = stubFetch({
       'GET /api/profile': { networkError: true },
       'GET /api/profile/balances': { networkError: true },
@@ -187,7 +196,10 @@ describe("the member's card on Home", () => {
 
   it('hides the card again and forgets the choice', async () => {
     localStorage.setItem(CARD_DISPLAY_KEY, '1');
-    const stub = stubFetch({ 'GET /api/profile': { body: PROFILE }, 'GET /api/profile/balances': { body: { data: { points: 1, currency: 'AUD' } } } });
+    const stub = stubFetch({
+      'GET /api/profile': { body: PROFILE },
+      'GET /api/profile/balances': { body: { data: { points: 1, currency: 'AUD' } } },
+    });
     renderAt('/home');
     await screen.findByRole('region', { name: 'Membership card' });
     fireEvent.click(screen.getByRole('button', { name: 'Hide my membership card' }));
@@ -237,7 +249,8 @@ describe('the service worker', () => {
   it('opens the page the gateway would answer when offline: the login page for /, the signed-in frame elsewhere', () => {
     expect(offlinePage('/')).toBe(LOGIN_PAGE_URL);
     expect(LOGIN_PAGE_URL).toBe('/');
-    for (const p of ['/home', '/profile', '/rewards/item/101', '/logged-out', '/loc/melbourne-central']) expect(offlinePage(p)).toBe(APP_PAGE_URL);
+    for (const p of ['/home', '/profile', '/rewards/item/101', '/logged-out', '/loc/melbourne-central'])
+      expect(offlinePage(p)).toBe(APP_PAGE_URL);
     // Precached under an address the gateway answers with app.html (with the page's headers).
     expect(APP_PAGE_URL).toBe('/home');
   });

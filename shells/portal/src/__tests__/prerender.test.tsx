@@ -55,7 +55,11 @@ describe('the signed-in frame (app.html)', () => {
     expect(html).toContain('<a href="/home" class="header__logo">');
     expect(html).toMatch(/<button type="button" class="btn-link" disabled="">Log out<\/button>/);
     expect(html).toMatch(/<nav class="tabs" aria-label="Account sections">/);
-    const tabs = [...html.matchAll(/<li><a href="([^"]+)"( aria-current="page")?>([^<]+)<\/a><\/li>/g)].map((m) => [m[1], m[3], Boolean(m[2])]);
+    const tabs = [...html.matchAll(/<li><a href="([^"]+)"( aria-current="page")?>([^<]+)<\/a><\/li>/g)].map((m) => [
+      m[1],
+      m[3],
+      Boolean(m[2]),
+    ]);
     expect(tabs).toEqual([
       ['/home', 'Home', true],
       ['/profile', 'My Details', false],
@@ -76,7 +80,9 @@ describe('the signed-in frame (app.html)', () => {
     ]) {
       expect(html).toContain(`<a href="${href}" class="card"><h2>${title}</h2>`);
     }
-    expect(html).toMatch(/<button type="button" class="btn btn-secondary" aria-expanded="false" aria-controls="member-card" disabled="">Show my membership card<\/button>/);
+    expect(html).toMatch(
+      /<button type="button" class="btn btn-secondary" aria-expanded="false" aria-controls="member-card" disabled="">Show my membership card<\/button>/,
+    );
     expect(html).toContain('<div class="home-qff" data-remote="mfe_qff">');
     // Nothing of the browser's: no native "Shop now", no card, no offline banner, no toasts.
     expect(text(html)).not.toMatch(/Shop now|Membership card|No internet connection/);

@@ -7,7 +7,8 @@ import { ROUTE_ANNOUNCE_MAX_MS, ROUTE_FOCUS_TIMEOUT_MS, ROUTE_SETTLE_MS, watchRo
 import { renderAt } from './setup';
 
 function frame() {
-  document.body.innerHTML = '<a id="tab" href="/b">B</a><main id="main" tabindex="-1"><h1>Page A</h1></main><div id="live" aria-live="polite"></div>';
+  document.body.innerHTML =
+    '<a id="tab" href="/b">B</a><main id="main" tabindex="-1"><h1>Page A</h1></main><div id="live" aria-live="polite"></div>';
   const main = document.getElementById('main')!;
   const live = document.getElementById('live')!;
   return { main, live, stop: watchRouteFocus(main, live) };
@@ -164,6 +165,8 @@ describe('in the shell', () => {
     const heading = await screen.findByRole('heading', { name: 'Please log in to continue', level: 1 });
     await act(async () => {});
     expect(document.activeElement).toBe(heading);
-    await waitFor(() => expect(document.querySelector('[aria-live="polite"][aria-atomic="true"]')).toHaveTextContent('Please log in to continue'));
+    await waitFor(() =>
+      expect(document.querySelector('[aria-live="polite"][aria-atomic="true"]')).toHaveTextContent('Please log in to continue'),
+    );
   });
 });

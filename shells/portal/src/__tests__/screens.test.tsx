@@ -19,10 +19,7 @@ describe('protected routes', () => {
 
   it('keeps the nested path in the redirect', () => {
     renderAt('/rewards/item/101');
-    expect(screen.getByRole('link', { name: 'Proceed to login' })).toHaveAttribute(
-      'href',
-      '/?redirect=%2Frewards%2Fitem%2F101',
-    );
+    expect(screen.getByRole('link', { name: 'Proceed to login' })).toHaveAttribute('href', '/?redirect=%2Frewards%2Fitem%2F101');
   });
 
   it('greets a signed-in member by first name on /home', async () => {
@@ -97,7 +94,15 @@ describe('protected routes', () => {
       screen.getByText("You've signed out of your account. If you would like to access your account again, log in below."),
     ).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Return to login' })).toHaveAttribute('href', '/');
-    for (const key of ['portal.auth', 'portal.profileCache', 'portal.loyaltyMember', 'portal.cardDisplay', 'portal.mode', 'portal.impersonation', 'portal.staffSession']) {
+    for (const key of [
+      'portal.auth',
+      'portal.profileCache',
+      'portal.loyaltyMember',
+      'portal.cardDisplay',
+      'portal.mode',
+      'portal.impersonation',
+      'portal.staffSession',
+    ]) {
       expect([key, localStorage.getItem(key), sessionStorage.getItem(key)]).toEqual([key, null, null]);
     }
     jest.useRealTimers();

@@ -36,7 +36,11 @@ describe('staff on /home', () => {
     stub = stubFetch({});
     renderAt('/home');
     const select = await screen.findByLabelText('Search by');
-    expect(within(select).getAllByRole('option').map((o) => [o.getAttribute('value'), o.textContent])).toEqual([
+    expect(
+      within(select)
+        .getAllByRole('option')
+        .map((o) => [o.getAttribute('value'), o.textContent]),
+    ).toEqual([
       ['id', 'Member id'],
       ['email', 'Email'],
       ['qff_number', 'Frequent flyer number'],
@@ -51,7 +55,14 @@ describe('staff on /home', () => {
       'POST /api/auth/impersonate/p_demo': () =>
         new Promise((resolve) => {
           release = () =>
-            resolve({ body: { token: memberToken, expiry: now() + 1800, profile_id: 'p_demo', impersonatedProfile: { first_name: 'Dana', last_name: 'Demo' } } });
+            resolve({
+              body: {
+                token: memberToken,
+                expiry: now() + 1800,
+                profile_id: 'p_demo',
+                impersonatedProfile: { first_name: 'Dana', last_name: 'Demo' },
+              },
+            });
         }),
       'GET /api/profile': { body: DANA },
       'POST /api/auth/logout': { status: 204 },

@@ -9,7 +9,15 @@ import { visitKindFor } from '../mfe/visit-routes';
 import tenant from '../../../../config/tenant.json';
 
 const now = () => Math.floor(Date.now() / 1000);
-const WEEK = { mon: [['10:00', '19:00']], tue: [['10:00', '19:00']], wed: [['10:00', '19:00']], thu: [['10:00', '21:00']], fri: [['10:00', '21:00']], sat: [['10:00', '19:00']], sun: [['10:00', '19:00']] };
+const WEEK = {
+  mon: [['10:00', '19:00']],
+  tue: [['10:00', '19:00']],
+  wed: [['10:00', '19:00']],
+  thu: [['10:00', '21:00']],
+  fri: [['10:00', '21:00']],
+  sat: [['10:00', '19:00']],
+  sun: [['10:00', '19:00']],
+};
 const store = (id: number, handle: string, name: string, distance: number | null, extra: object = {}) => ({
   id,
   handle,
@@ -82,7 +90,9 @@ describe('the location page', () => {
     expect(screen.getByRole('link', { name: '+61 3 5550 1001' })).toHaveAttribute('href', 'tel:+61355501001');
     expect(screen.getByText('14 km away')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'IP Geolocation by DB-IP' })).toHaveAttribute('href', 'https://db-ip.com');
-    expect(screen.getByRole('link', { name: 'Get directions' }).getAttribute('href')).toMatch(/^https:\/\/www\.google\.com\/maps\/dir\/\?api=1&destination=/);
+    expect(screen.getByRole('link', { name: 'Get directions' }).getAttribute('href')).toMatch(
+      /^https:\/\/www\.google\.com\/maps\/dir\/\?api=1&destination=/,
+    );
     const table = screen.getByRole('table', { name: 'Opening hours' });
     expect(within(table).getAllByRole('row')).toHaveLength(7);
     expect(table.querySelectorAll('[aria-current="date"]')).toHaveLength(1);
@@ -111,12 +121,22 @@ describe('the location page', () => {
     fireEvent.change(screen.getByLabelText('Email address'), { target: { value: 'demo@example.com' } });
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Email me a check-in link' })));
     expect(await screen.findByRole('heading', { name: 'Check your inbox' })).toBeInTheDocument();
-    expect(stub!.calls.find((c) => c.path === '/api/auth')?.body).toEqual({ email: 'demo@example.com', redirect: '/loc/chadstone', mode: 'visit', location: 'chadstone' });
+    expect(stub!.calls.find((c) => c.path === '/api/auth')?.body).toEqual({
+      email: 'demo@example.com',
+      redirect: '/loc/chadstone',
+      mode: 'visit',
+      location: 'chadstone',
+    });
     // Again, with a code typed on this device.
     fireEvent.click(screen.getByRole('button', { name: 'Use a different email address' }));
     fireEvent.change(screen.getByLabelText('Email address'), { target: { value: 'demo@example.com' } });
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Email me a code instead' })));
-    expect(stub!.calls.find((c) => c.path === '/api/auth/email')?.body).toEqual({ email: 'demo@example.com', redirect: '/loc/chadstone', mode: 'visit', location: 'chadstone' });
+    expect(stub!.calls.find((c) => c.path === '/api/auth/email')?.body).toEqual({
+      email: 'demo@example.com',
+      redirect: '/loc/chadstone',
+      mode: 'visit',
+      location: 'chadstone',
+    });
     fireEvent.change(await screen.findByLabelText('6-digit code'), { target: { value: '123456' } });
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Confirm' })));
     expect(await screen.findByRole('heading', { name: 'Checked in at Chadstone' })).toBeInTheDocument();
@@ -189,7 +209,12 @@ describe('event mode', () => {
     backend({
       'POST /api/auth': {
         status: 422,
-        body: { status: 422, message: 'Please check the highlighted fields', error: true, errors: { 'customFields.friend_email': 'Enter a valid email address' } },
+        body: {
+          status: 422,
+          message: 'Please check the highlighted fields',
+          error: true,
+          errors: { 'customFields.friend_email': 'Enter a valid email address' },
+        },
       },
     });
     renderAt('/?mode=event&m=spring-launch');
@@ -199,7 +224,9 @@ describe('event mode', () => {
     fireEvent.change(screen.getByLabelText('Bring a friend: their email (optional)'), { target: { value: 'x@y' } });
     fireEvent.change(screen.getByLabelText('Email address'), { target: { value: 'demo@example.com' } });
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Email me a link to confirm' })));
-    await waitFor(() => expect(screen.getByLabelText('Bring a friend: their email (optional)')).toHaveAccessibleDescription('Enter a valid email address'));
+    await waitFor(() =>
+      expect(screen.getByLabelText('Bring a friend: their email (optional)')).toHaveAccessibleDescription('Enter a valid email address'),
+    );
     expect(screen.getByText('Please check the highlighted fields.')).toBeInTheDocument();
   });
 
@@ -265,7 +292,10 @@ describe('stores near you on Home', () => {
     renderAt('/home');
     const card = await screen.findByRole('region', { name: 'Stores near you' });
     await waitFor(() => expect(within(card).getAllByRole('listitem')).toHaveLength(3));
-    const names = within(card).getAllByRole('link').filter((a) => a.getAttribute('href')?.startsWith('/loc/')).map((a) => a.textContent);
+    const names = within(card)
+      .getAllByRole('link')
+      .filter((a) => a.getAttribute('href')?.startsWith('/loc/'))
+      .map((a) => a.textContent);
     expect(names).toEqual(['Chadstone', 'Melbourne Central', 'Hay Street Mall, Perth']);
     expect(within(card).getByText('1.2 km away')).toBeInTheDocument();
     expect(within(card).getByText(/approximate location/)).toBeInTheDocument();

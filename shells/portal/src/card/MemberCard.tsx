@@ -30,7 +30,15 @@ function Barcode({ value, label }: { value: string; label: string }) {
   useEffect(() => {
     if (!ref.current) return;
     try {
-      JsBarcode(ref.current, value, { format: 'CODE128', displayValue: false, margin: 12, height: 72, width: 2, background: '#ffffff', lineColor: '#000000' });
+      JsBarcode(ref.current, value, {
+        format: 'CODE128',
+        displayValue: false,
+        margin: 12,
+        height: 72,
+        width: 2,
+        background: '#ffffff',
+        lineColor: '#000000',
+      });
       setFailed(false);
     } catch {
       setFailed(true); // a number CODE128 cannot carry: the text below still shows it
@@ -94,7 +102,9 @@ function Card({ profile }: { profile: Profile | null }) {
             <span className="muted">
               {' '}
               {t('asOf', {
-                date: new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short', timeZone: timeZone(config) }).format(record.points_at),
+                date: new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short', timeZone: timeZone(config) }).format(
+                  record.points_at,
+                ),
               })}
             </span>
           )}

@@ -110,7 +110,8 @@ export function startEmbedListener(embedder: string | null): EmbedListener {
     },
     getUrl: (data: Record<string, unknown>): UrlEvent => ({ action: 'getUrl', requestId: requestIdOf(data), url: currentUrl() }),
     impersonate: async (data: Record<string, unknown>) => {
-      const profileId = typeof data.profileId === 'string' ? data.profileId.trim() : typeof data.profileId === 'number' ? String(data.profileId) : '';
+      const profileId =
+        typeof data.profileId === 'string' ? data.profileId.trim() : typeof data.profileId === 'number' ? String(data.profileId) : '';
       if (!profileId) throw new Error(INVALID_ARGUMENTS);
       const reason = typeof data.reason === 'string' ? data.reason : undefined;
       const staffToken = typeof data.staffToken === 'string' && data.staffToken ? data.staffToken : undefined;

@@ -18,7 +18,9 @@ import { visitKindFor } from '../mfe/visit-routes';
 // Store and event pages: their own chunk, fetched when one is opened.
 const VisitScreen = lazy(() => import(/* webpackChunkName: "stores" */ '../stores').then((m) => ({ default: m.VisitScreen })));
 // Undoing a change of the sign-in address (the link sent to the old address): its own chunk too.
-const EmailChangeUndo = lazy(() => import(/* webpackChunkName: "email-change" */ '../email-change/UndoScreen').then((m) => ({ default: m.EmailChangeUndo })));
+const EmailChangeUndo = lazy(() =>
+  import(/* webpackChunkName: "email-change" */ '../email-change/UndoScreen').then((m) => ({ default: m.EmailChangeUndo })),
+);
 
 /** What the shell itself draws in <main> for a path; null means an MFE owns it. */
 function Screen({ path }: { path: string }) {
@@ -53,7 +55,12 @@ function Screen({ path }: { path: string }) {
   }
   if (path === '/home') return <Home />;
   if (status.manifest === 'failed' || (owner && status.failed.includes(owner.remote))) return <RemoteFailed />;
-  if (status.manifest === 'loading') return <p role="status" className="skeleton">{t('app.loading')}</p>;
+  if (status.manifest === 'loading')
+    return (
+      <p role="status" className="skeleton">
+        {t('app.loading')}
+      </p>
+    );
   return null;
 }
 

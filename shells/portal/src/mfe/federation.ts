@@ -66,9 +66,7 @@ function registerRoutes(): void {
       name: remote,
       app: () => loadLifecycles(remote),
       activeWhen: (location) =>
-        remoteStatus.get().manifest === 'ready' &&
-        authStore.get().authenticated &&
-        remoteForPath(location.pathname)?.remote === remote,
+        remoteStatus.get().manifest === 'ready' && authStore.get().authenticated && remoteForPath(location.pathname)?.remote === remote,
       customProps: () => ({ domElementGetter: outlet }),
     });
   }

@@ -32,7 +32,9 @@ const StaffPanel = lazy(() => import(/* webpackChunkName: "staff" */ './staff/St
 const QFF_SUMMARY = { view: 'summary' };
 
 // The three nearest stores: their chunk (with the stores strings) is fetched after the first paint.
-const NearbyStores = lazy(() => import(/* webpackChunkName: "stores-near" */ '../stores/near').then((m) => ({ default: m.NearbyStoresCard })));
+const NearbyStores = lazy(() =>
+  import(/* webpackChunkName: "stores-near" */ '../stores/near').then((m) => ({ default: m.NearbyStoresCard })),
+);
 
 // The member's card (barcode, number, last known balance): its chunk is fetched once it is shown.
 const MemberCard = lazy(() => import(/* webpackChunkName: "member-card" */ '../card/MemberCard'));
@@ -49,7 +51,10 @@ function cardShown(): boolean {
 function afterFirstScreen(run: () => void): () => void {
   let cancelled = false;
   let idle: number | undefined;
-  const w = window as Window & { requestIdleCallback?: (cb: () => void, o?: { timeout: number }) => number; cancelIdleCallback?: (id: number) => void };
+  const w = window as Window & {
+    requestIdleCallback?: (cb: () => void, o?: { timeout: number }) => number;
+    cancelIdleCallback?: (id: number) => void;
+  };
   const start = () => {
     if (cancelled) return;
     if (w.requestIdleCallback) idle = w.requestIdleCallback(run, { timeout: 2000 });
@@ -121,7 +126,14 @@ function CardSlot({ profile }: { profile: Profile | null }) {
   };
   return (
     <div className="member-card-slot">
-      <button type="button" className="btn btn-secondary" aria-expanded={shown} aria-controls="member-card" onClick={toggle} disabled={drawn}>
+      <button
+        type="button"
+        className="btn btn-secondary"
+        aria-expanded={shown}
+        aria-controls="member-card"
+        onClick={toggle}
+        disabled={drawn}
+      >
         {t(shown ? 'home.card.hide' : 'home.card.show')}
       </button>
       <div id="member-card">

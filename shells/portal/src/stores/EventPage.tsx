@@ -1,6 +1,18 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { FieldError, Link, Loading, activityStore, screenView, useConfig, useLanguage, useStore, type EventConfig, type EventField, type LocalText } from '@portal/runtime';
+import {
+  FieldError,
+  Link,
+  Loading,
+  activityStore,
+  screenView,
+  useConfig,
+  useLanguage,
+  useStore,
+  type EventConfig,
+  type EventField,
+  type LocalText,
+} from '@portal/runtime';
 import { findStore, storePath, storesNear } from '@portal/runtime/geolocation';
 import { ActivitySignIn, type ActivityFields } from './ActivitySignIn';
 
@@ -26,7 +38,17 @@ const optionLabel = (o: EventOption, lang: string) => (typeof o === 'string' ? o
 type Values = Record<string, string | boolean>;
 
 /** One sign-up field as the event's configuration describes it. */
-function Field({ field, value, error, onChange }: { field: EventField; value: string | boolean | undefined; error?: string; onChange: (v: string | boolean) => void }) {
+function Field({
+  field,
+  value,
+  error,
+  onChange,
+}: {
+  field: EventField;
+  value: string | boolean | undefined;
+  error?: string;
+  onChange: (v: string | boolean) => void;
+}) {
   const { t } = useTranslation('stores');
   const { language } = useLanguage();
   const id = `event-field-${field.name}`;
@@ -129,7 +151,9 @@ export function EventPage({ path, search }: { path: string; search: string }) {
   const description = localText(event.description, language);
   const ended = !!event.endsAt && Date.parse(event.endsAt) <= Date.now();
   const when = event.startsAt
-    ? new Intl.DateTimeFormat(language, { dateStyle: 'full', timeStyle: 'short', timeZone: config?.general.timeZone ?? undefined }).format(new Date(event.startsAt))
+    ? new Intl.DateTimeFormat(language, { dateStyle: 'full', timeStyle: 'short', timeZone: config?.general.timeZone ?? undefined }).format(
+        new Date(event.startsAt),
+      )
     : null;
   const done = activity?.kind === 'event' && activity.key === key ? activity : null;
   const fields = event.customFields ?? [];

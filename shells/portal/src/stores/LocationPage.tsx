@@ -77,7 +77,9 @@ export function LocationPage({ path, search }: { path: string; search: string })
       </p>
       {checkedIn && (
         <div className="card notice store-checked-in" role="status">
-          <h2>{checkedIn.recorded ? t('location.checkedIn', { store: store.name }) : t('location.alreadyCheckedIn', { store: store.name })}</h2>
+          <h2>
+            {checkedIn.recorded ? t('location.checkedIn', { store: store.name }) : t('location.alreadyCheckedIn', { store: store.name })}
+          </h2>
           <p>{checkedIn.recorded ? t('location.checkedInText') : t('location.alreadyCheckedInText')}</p>
         </div>
       )}

@@ -8,9 +8,7 @@ import { PositionNote, StoreItem } from './bits';
 export const NEAREST = 3;
 
 type State =
-  | { phase: 'loading' }
-  | { phase: 'failed' }
-  | { phase: 'ready'; here: Here; stores: StoreLocation[]; canAsk: boolean; refused?: boolean };
+  { phase: 'loading' } | { phase: 'failed' } | { phase: 'ready'; here: Here; stores: StoreLocation[]; canAsk: boolean; refused?: boolean };
 
 /**
  * Home's "Stores near you": the three nearest, with distance and whether each is open. The

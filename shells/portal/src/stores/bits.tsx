@@ -54,7 +54,13 @@ export function HoursTable({ store, now }: { store: StoreLocation; now?: Date })
               {t(`days.${d}`)}
               {d === today && <span className="visually-hidden"> ({t('location.today')})</span>}
             </th>
-            <td>{(hours[d] ?? []).length ? <span dir="ltr">{(hours[d] ?? []).map(([a, b]) => `${a}–${b}`).join(', ')}</span> : t('location.closedAllDay')}</td>
+            <td>
+              {(hours[d] ?? []).length ? (
+                <span dir="ltr">{(hours[d] ?? []).map(([a, b]) => `${a}–${b}`).join(', ')}</span>
+              ) : (
+                t('location.closedAllDay')
+              )}
+            </td>
           </tr>
         ))}
       </tbody>

@@ -6,5 +6,9 @@ import { EventPage } from './EventPage';
 export type VisitKind = 'location' | 'event';
 
 export function VisitScreen({ kind, path, search }: { kind: VisitKind; path: string; search: string }) {
-  return <StoresStrings>{kind === 'location' ? <LocationPage path={path} search={search} /> : <EventPage path={path} search={search} />}</StoresStrings>;
+  return (
+    <StoresStrings>
+      {kind === 'location' ? <LocationPage path={path} search={search} /> : <EventPage path={path} search={search} />}
+    </StoresStrings>
+  );
 }

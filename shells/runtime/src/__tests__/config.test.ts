@@ -6,7 +6,15 @@ const CONFIG = {
     tenant: 'demo',
     siteMeta: { title: 'Demo account', description: 'Demo description' },
     logo: '/assets/logo.svg',
-    theme: { primary: '#112233', onPrimary: '#ffffff', accent: '#c8553d', background: '#f4f1ec', surface: '#ffffff', text: '#1b1b1b', muted: '#5c5c5c' },
+    theme: {
+      primary: '#112233',
+      onPrimary: '#ffffff',
+      accent: '#c8553d',
+      background: '#f4f1ec',
+      surface: '#ffffff',
+      text: '#1b1b1b',
+      muted: '#5c5c5c',
+    },
   },
   lastUpdated: 100,
 };
@@ -41,9 +49,7 @@ describe('config store', () => {
     await loadConfig();
     expect(stub.calls.map((c) => c.path)).toEqual(['/api/config/age', '/api/config']);
     expect(document.title).toBe('My account');
-    expect(document.querySelector('meta[name="description"]')?.getAttribute('content')).toBe(
-      'Manage your profile, transactions and more',
-    );
+    expect(document.querySelector('meta[name="description"]')?.getAttribute('content')).toBe('Manage your profile, transactions and more');
     stub.restore();
   });
 

@@ -45,7 +45,14 @@ afterEach(() => {
   delete nav.permissions;
 });
 
-const ME = { latitude: -31.9811, longitude: 115.82, source: 'ip', country_code: 'AU', city: 'Crawley', credit: { text: 'IP Geolocation by DB-IP', url: 'https://db-ip.com' } };
+const ME = {
+  latitude: -31.9811,
+  longitude: 115.82,
+  source: 'ip',
+  country_code: 'AU',
+  city: 'Crawley',
+  credit: { text: 'IP Geolocation by DB-IP', url: 'https://db-ip.com' },
+};
 
 describe('where the member is', () => {
   it('uses the device position, rounded to about 100 m, when the browser already allows it', async () => {

@@ -218,7 +218,9 @@ describe('analytics reach the bridge as firebaseAnalytics', () => {
       ok: true,
     });
     off();
-    expect(received).toEqual([{ action: 'firebaseAnalytics', type: 'event', name: 'my_details_save', params: { fields: 'email,phone', count: 2, ok: true } }]);
+    expect(received).toEqual([
+      { action: 'firebaseAnalytics', type: 'event', name: 'my_details_save', params: { fields: 'email,phone', count: 2, ok: true } },
+    ]);
     expect(seen[0].params).toEqual({ fields: 'email,phone', count: 2, ok: true });
   });
 });

@@ -4,7 +4,13 @@ import { RemoteParcel, i18n, initI18n, setParcelMounter, type ParcelHandle, type
 
 // <RemoteParcel>: another micro-frontend's UI mounted through the mounter the shell registers.
 
-type Call = { remote: string; el: HTMLElement; props: ParcelProps; handle: ParcelHandle & { update: jest.Mock; unmount: jest.Mock }; settle: (ok: boolean) => void };
+type Call = {
+  remote: string;
+  el: HTMLElement;
+  props: ParcelProps;
+  handle: ParcelHandle & { update: jest.Mock; unmount: jest.Mock };
+  settle: (ok: boolean) => void;
+};
 
 function mounter(): { calls: Call[]; mount: ParcelMounter } {
   const calls: Call[] = [];

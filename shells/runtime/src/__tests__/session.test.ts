@@ -31,8 +31,7 @@ import {
 const now = () => Math.floor(Date.now() / 1000);
 const member = (extra: Record<string, unknown> = {}) => makeToken({ pid: 'p_demo', exp: now() + 3600, typ: 'session', ...extra });
 const staff = () => makeToken({ pid: 's_1', exp: now() + 3600, typ: 'session', staff: true });
-const impersonation = () =>
-  makeToken({ pid: 'p_demo', exp: now() + 1800, typ: 'session', act: { sub: 's_1', name: 'Sam Staff' } });
+const impersonation = () => makeToken({ pid: 'p_demo', exp: now() + 1800, typ: 'session', act: { sub: 's_1', name: 'Sam Staff' } });
 
 let stub: FetchStub | undefined;
 
@@ -307,7 +306,10 @@ describe('code sign-in', () => {
 
   it('rejects a wrong code without signing in', async () => {
     stub = stubFetch({
-      'POST /api/auth/verify': { status: 401, body: { status: 401, message: 'That code is wrong or has expired', errors: {}, error: true } },
+      'POST /api/auth/verify': {
+        status: 401,
+        body: { status: 401, message: 'That code is wrong or has expired', errors: {}, error: true },
+      },
     });
     initAuth();
     await expect(verifyCode('demo@example.com', '000000')).rejects.toMatchObject({ status: 401 });
@@ -325,7 +327,14 @@ describe('impersonation', () => {
       'POST /api/auth/impersonate/p_demo': () =>
         new Promise((resolve) => {
           release = () =>
-            resolve({ body: { token: memberToken, expiry: now() + 1800, profile_id: 'p_demo', impersonatedProfile: { first_name: 'Dana', last_name: 'Demo' } } });
+            resolve({
+              body: {
+                token: memberToken,
+                expiry: now() + 1800,
+                profile_id: 'p_demo',
+                impersonatedProfile: { first_name: 'Dana', last_name: 'Demo' },
+              },
+            });
         }),
     });
     localStorage.setItem(AUTH_KEY, staffToken);
@@ -335,7 +344,10 @@ describe('impersonation', () => {
     await new Promise((r) => setTimeout(r, 0));
     release();
     await done;
-    expect(stub.calls[0]).toMatchObject({ path: '/api/auth/impersonate/p_demo', body: { staffId: 's_1', reason: 'Customer called about points' } });
+    expect(stub.calls[0]).toMatchObject({
+      path: '/api/auth/impersonate/p_demo',
+      body: { staffId: 's_1', reason: 'Customer called about points' },
+    });
     expect(stub.calls[0].headers.Authorization).toBe(`Bearer ${staffToken}`);
     expect(authStore.get()).toMatchObject({
       authenticated: true,
@@ -357,7 +369,14 @@ describe('impersonation', () => {
     initAuth();
     await expect(impersonate('p_demo')).rejects.toThrow(IMPERSONATION_NO_TOKEN);
     expect(toastStore.get().toasts[0]).toMatchObject({ type: 'error', text: 'Impersonation failed, no token received' });
-    expect(authStore.get()).toMatchObject({ authenticated: true, staff: true, token: staffToken, loading: false, impersonating: false, impersonation: null });
+    expect(authStore.get()).toMatchObject({
+      authenticated: true,
+      staff: true,
+      token: staffToken,
+      loading: false,
+      impersonating: false,
+      impersonation: null,
+    });
     expect(sessionStorage.getItem(STAFF_SESSION_KEY)).toBeNull();
     expect(stub.calls[0].body).toEqual({ staffId: 's_1' });
   });
@@ -406,10 +425,15 @@ describe('impersonation', () => {
 
   it('a write refused for an old sign-in (403 errors.session reauthenticate) shows no toast: the screen explains it', async () => {
     const message = 'For your security, please sign in again with a new code or link to convert points.';
-    stub = stubFetch({ 'POST /api/qff/redeem': { status: 403, body: { status: 403, message, errors: { session: 'reauthenticate' }, error: true } } });
+    stub = stubFetch({
+      'POST /api/qff/redeem': { status: 403, body: { status: 403, message, errors: { session: 'reauthenticate' }, error: true } },
+    });
     localStorage.setItem(AUTH_KEY, member());
     initAuth();
-    await expect(http('/api/qff/redeem', { method: 'POST', body: { points: 1000 } })).rejects.toMatchObject({ status: 403, errors: { session: 'reauthenticate' } });
+    await expect(http('/api/qff/redeem', { method: 'POST', body: { points: 1000 } })).rejects.toMatchObject({
+      status: 403,
+      errors: { session: 'reauthenticate' },
+    });
     expect(toastStore.get().toasts).toEqual([]);
     expect(authStore.get().authenticated).toBe(true);
   });

@@ -4,7 +4,6 @@ import type { components } from './schema';
 
 type Schemas = components['schemas'];
 
-
 /** Decoded JWT payload of a portal token (base64 → JWT → middle part). */
 export interface TokenClaims {
   pid: string;

@@ -21,6 +21,9 @@ export function claimWindowDays(config: PortalConfig | null | undefined): number
  * goes as typed, for the server to judge.
  */
 export function normaliseAmount(typed: string): string {
-  const text = typed.trim().replace(/^\$\s*/, '').replace(/\s+/g, '');
+  const text = typed
+    .trim()
+    .replace(/^\$\s*/, '')
+    .replace(/\s+/g, '');
   return /^\d+,\d{1,2}$/.test(text) ? text.replace(',', '.') : text;
 }

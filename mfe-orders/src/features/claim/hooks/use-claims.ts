@@ -26,7 +26,10 @@ export function useFileClaim() {
     mutationFn: (body: ClaimRequest) => postClaim(body),
     onSuccess: ({ data: claim }) => {
       track('claim_transaction_submit', { status: claim.status });
-      client.setQueryData<ClaimList>(claimsKey(profile_id), (old) => old && { ...old, data: [claim, ...old.data.filter((c) => c.id !== claim.id)] });
+      client.setQueryData<ClaimList>(
+        claimsKey(profile_id),
+        (old) => old && { ...old, data: [claim, ...old.data.filter((c) => c.id !== claim.id)] },
+      );
       void client.invalidateQueries({ queryKey: claimsKey(profile_id) });
       if (claim.status === 'credited') announceDataChanged(['transactions', 'balances']);
     },

@@ -100,9 +100,8 @@ export function findOrCreateList(connectionId: string, handle: string): Promise<
     if (!list) {
       try {
         const body: NewList = { handle, name: 'Wish list' };
-        list = (
-          await http<ProductListResponse>(`/api/connections/${encodeURIComponent(connectionId)}/lists`, { method: 'POST', body })
-        ).data;
+        list = (await http<ProductListResponse>(`/api/connections/${encodeURIComponent(connectionId)}/lists`, { method: 'POST', body }))
+          .data;
       } catch (err) {
         if (!isConflict(err)) throw err;
         list = await findList(connectionId, handle);
@@ -123,24 +122,32 @@ export interface ListAssignment {
  * 'Invalid Arguments'. Finds or creates the list, adds the item to it and links the purchased
  * item to that list item; resolves to the link.
  */
-export async function assignToConnectionList(connectionId: string | null | undefined, list: ListAssignment | null | undefined): Promise<ListItemLink> {
+export async function assignToConnectionList(
+  connectionId: string | null | undefined,
+  list: ListAssignment | null | undefined,
+): Promise<ListItemLink> {
   const body = listItemBodyOf(list?.item);
   if (!connectionId || !list?.handle || !list.item || !body) throw new WishListError('invalidArguments');
   const target = await findOrCreateList(connectionId, list.handle);
   const newItem: NewListItem = { source: LIST_SOURCE, ...body };
-  const listItem = await step('createItem', async () =>
-    (
-      await http<ListItemResponse>(
-        `/api/connections/${encodeURIComponent(connectionId)}/lists/${encodeURIComponent(target.id)}/items`,
-        { method: 'POST', body: newItem },
-      )
-    ).data,
+  const listItem = await step(
+    'createItem',
+    async () =>
+      (
+        await http<ListItemResponse>(`/api/connections/${encodeURIComponent(connectionId)}/lists/${encodeURIComponent(target.id)}/items`, {
+          method: 'POST',
+          body: newItem,
+        })
+      ).data,
   );
   if (!listItem?.id) throw new WishListError('createItem');
   const link: LinkRequest = { product_list_item_id: listItem.id, type: 'link' };
   const itemId = list.item.id;
-  return step('assign', async () =>
-    (await http<LinkResponse>(`/api/profile/transactions/items/${encodeURIComponent(itemId)}/list-item`, { method: 'POST', body: link })).data,
+  return step(
+    'assign',
+    async () =>
+      (await http<LinkResponse>(`/api/profile/transactions/items/${encodeURIComponent(itemId)}/list-item`, { method: 'POST', body: link }))
+        .data,
   );
 }
 

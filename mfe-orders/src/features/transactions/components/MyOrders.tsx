@@ -77,12 +77,7 @@ export function MyOrders() {
             </p>
           )}
           {query.hasNextPage && (
-            <button
-              type="button"
-              className="btn btn-secondary"
-              onClick={loadMore}
-              aria-busy={query.isFetchingNextPage || undefined}
-            >
+            <button type="button" className="btn btn-secondary" onClick={loadMore} aria-busy={query.isFetchingNextPage || undefined}>
               {query.isFetchingNextPage ? t('orders.loadingMore') : t('orders.loadMore')}
             </button>
           )}

@@ -16,13 +16,7 @@ export function Order({ tx, zone, readOnly }: { tx: Transaction; zone: string; r
   const items = tx.items ?? [];
   return (
     <li className="order">
-      <button
-        type="button"
-        className="order__toggle"
-        aria-expanded={open}
-        aria-controls={panelId}
-        onClick={() => setOpen((o) => !o)}
-      >
+      <button type="button" className="order__toggle" aria-expanded={open} aria-controls={panelId} onClick={() => setOpen((o) => !o)}>
         <span className="order__summary">
           <strong className="order__store">{tx.store ? <Bdi>{tx.store}</Bdi> : t('orders.online')}</strong>
           <span className="muted order__meta">

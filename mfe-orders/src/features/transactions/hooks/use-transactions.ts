@@ -32,17 +32,19 @@ export function allTransactions(data: InfiniteData<TransactionList> | undefined)
 
 /** Marks a purchased item as linked in the cached pages (the answer of the link call). */
 export function setItemLink(client: QueryClient, profileId: string | null | undefined, itemId: string, link: ListItemLink): void {
-  client.setQueryData<InfiniteData<TransactionList>>(transactionsKey(profileId), (old) =>
-    old && {
-      ...old,
-      pages: old.pages.map((page) => ({
-        ...page,
-        data: page.data.map((tx) =>
-          tx.items.some((i) => i.id === itemId)
-            ? { ...tx, items: tx.items.map((i) => (i.id === itemId ? { ...i, list_item: link } : i)) }
-            : tx,
-        ),
-      })),
-    },
+  client.setQueryData<InfiniteData<TransactionList>>(
+    transactionsKey(profileId),
+    (old) =>
+      old && {
+        ...old,
+        pages: old.pages.map((page) => ({
+          ...page,
+          data: page.data.map((tx) =>
+            tx.items.some((i) => i.id === itemId)
+              ? { ...tx, items: tx.items.map((i) => (i.id === itemId ? { ...i, list_item: link } : i)) }
+              : tx,
+          ),
+        })),
+      },
   );
 }

@@ -55,7 +55,9 @@ export function ChangeEmailDialog({ current, opener, onClose }: { current: strin
 
   useEffect(() => {
     if (!focusOn) return;
-    const target = { email: emailId, code: codeId, resend: `${id}-resend`, title: titleId, signIn: `${id}-sign-in`, close: `${id}-close` }[focusOn.target];
+    const target = { email: emailId, code: codeId, resend: `${id}-resend`, title: titleId, signIn: `${id}-sign-in`, close: `${id}-close` }[
+      focusOn.target
+    ];
     document.getElementById(target)?.focus();
   }, [focusOn, emailId, codeId, titleId, id]);
   const focus = (target: NonNullable<typeof focusOn>['target']) => setFocusOn((f) => ({ target, n: (f?.n ?? 0) + 1 }));

@@ -127,9 +127,7 @@ export function Identities({ profile, readOnly }: { profile: Profile; readOnly: 
               </div>
             ))}
           </fieldset>
-          {!readOnly && (
-            <SubmitButton busy={save.isPending && !removing} label={t('identities.save')} busyLabel={t('form.saving')} />
-          )}
+          {!readOnly && <SubmitButton busy={save.isPending && !removing} label={t('identities.save')} busyLabel={t('form.saving')} />}
         </form>
       )}
     </section>

@@ -4,9 +4,7 @@ import { http, type ConsentHistory, type Profile } from '@portal/runtime';
 export type CommsUpdate = Record<string, boolean>;
 
 /** PUT /api/profile/attributes/comms with the preferences that change; answers with the whole profile. */
-export const putComms = (change: CommsUpdate) =>
-  http<Profile>('/api/profile/attributes/comms', { method: 'PUT', body: change });
+export const putComms = (change: CommsUpdate) => http<Profile>('/api/profile/attributes/comms', { method: 'PUT', body: change });
 
 /** GET /api/profile/attributes/comms/history: consent changes, newest first. */
-export const getCommsHistory = (signal?: AbortSignal) =>
-  http<ConsentHistory>('/api/profile/attributes/comms/history', { signal });
+export const getCommsHistory = (signal?: AbortSignal) => http<ConsentHistory>('/api/profile/attributes/comms/history', { signal });

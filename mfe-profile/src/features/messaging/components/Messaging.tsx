@@ -12,7 +12,19 @@ function usePreferenceName() {
   return (key: string) => t(`messaging.channels.${key}`, { defaultValue: t(`messaging.topics.${key}`, { defaultValue: key }) });
 }
 
-function Switches({ id, title, keys, comms, disabled }: { id: string; title: string; keys: string[]; comms: Record<string, boolean>; disabled: boolean }) {
+function Switches({
+  id,
+  title,
+  keys,
+  comms,
+  disabled,
+}: {
+  id: string;
+  title: string;
+  keys: string[];
+  comms: Record<string, boolean>;
+  disabled: boolean;
+}) {
   const name = usePreferenceName();
   const update = useUpdateComms();
   if (!keys.length) return null;
@@ -20,24 +32,24 @@ function Switches({ id, title, keys, comms, disabled }: { id: string; title: str
     <section className="card" aria-labelledby={id}>
       <h2 id={id}>{title}</h2>
       <WriteFieldset className="fieldset" disabled={disabled} aria-labelledby={id}>
-      <ul className="list">
-        {keys.map((key) => (
-          <li key={key}>
-            <label className="switch-row" htmlFor={`comms-${key}`}>
-              <span>{name(key)}</span>
-              <input
-                id={`comms-${key}`}
-                type="checkbox"
-                role="switch"
-                className="switch"
-                checked={comms[key] === true}
-                // Errors are handled by the mutation (rollback and toast); nothing to await here.
-                onChange={(e) => update.mutate({ [key]: e.target.checked })}
-              />
-            </label>
-          </li>
-        ))}
-      </ul>
+        <ul className="list">
+          {keys.map((key) => (
+            <li key={key}>
+              <label className="switch-row" htmlFor={`comms-${key}`}>
+                <span>{name(key)}</span>
+                <input
+                  id={`comms-${key}`}
+                  type="checkbox"
+                  role="switch"
+                  className="switch"
+                  checked={comms[key] === true}
+                  // Errors are handled by the mutation (rollback and toast); nothing to await here.
+                  onChange={(e) => update.mutate({ [key]: e.target.checked })}
+                />
+              </label>
+            </li>
+          ))}
+        </ul>
       </WriteFieldset>
     </section>
   );

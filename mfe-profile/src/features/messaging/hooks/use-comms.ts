@@ -52,10 +52,15 @@ export function useUpdateComms() {
       if (!(isHttpError(err) && err.status === 403)) addToast({ type: 'error', text: t('messaging.failed'), timeout: 5000 });
     },
     onSuccess: (profile, change) => {
-      for (const [preference, subscribed] of Object.entries(change)) track('messaging_preferences_save', { preference, subscribed: subscribed === true });
+      for (const [preference, subscribed] of Object.entries(change))
+        track('messaging_preferences_save', { preference, subscribed: subscribed === true });
       // The answer has the server's preferences; changes still queued behind this one stay shown.
       const queued = client.getMutationCache().findAll({ mutationKey: ['comms'], status: 'pending' });
-      setProfile(client, profile_id, queued.reduce((p, m) => withComms(p, m.state.variables as CommsUpdate) ?? p, profile));
+      setProfile(
+        client,
+        profile_id,
+        queued.reduce((p, m) => withComms(p, m.state.variables as CommsUpdate) ?? p, profile),
+      );
       return client.invalidateQueries({ queryKey: historyKey(profile_id) });
     },
   });

@@ -1,6 +1,17 @@
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ErrorState, LANGUAGES, Loading, addToast, i18n, setLanguage, useAuth, useLanguage, type Language, type Profile } from '@portal/runtime';
+import {
+  ErrorState,
+  LANGUAGES,
+  Loading,
+  addToast,
+  i18n,
+  setLanguage,
+  useAuth,
+  useLanguage,
+  type Language,
+  type Profile,
+} from '@portal/runtime';
 import { formatDistance } from '@portal/runtime/geolocation';
 import { useProfile } from '../../../api/profile';
 import { SelectField, SubmitButton } from '@portal/build/fields';
@@ -69,7 +80,12 @@ function StorePicker({ profile, readOnly }: { profile: Profile; readOnly: boolea
         reset(draft);
         toastSaved(t, 'preference.storeSaved');
       },
-      onError: (err) => toastWriteError(err, t, fromError(err, (field) => (field === 'value' ? 'store' : field))),
+      onError: (err) =>
+        toastWriteError(
+          err,
+          t,
+          fromError(err, (field) => (field === 'value' ? 'store' : field)),
+        ),
     });
   };
 
@@ -93,7 +109,9 @@ function StorePicker({ profile, readOnly }: { profile: Profile; readOnly: boolea
             {draft && !list.some((l) => l.handle === draft) && <option value={draft}>{draft}</option>}
             {list.map((l) => (
               <option key={l.handle} value={l.handle}>
-                {l.distance != null ? t('preference.store.option', { name: l.name, distance: formatDistance(l.distance, language) }) : l.name}
+                {l.distance != null
+                  ? t('preference.store.option', { name: l.name, distance: formatDistance(l.distance, language) })
+                  : l.name}
               </option>
             ))}
           </SelectField>

@@ -98,7 +98,12 @@ export function DeleteAccount() {
         {sentTo && <BdiTrans k={sends > 1 ? 'privacy.delete.resent' : 'privacy.delete.sent'} values={{ email: sentTo }} />}
       </p>
       {sentTo === null ? (
-        <WriteButton type="button" className="btn btn-secondary" aria-busy={send.isPending || undefined} onClick={() => !send.isPending && send.mutate()}>
+        <WriteButton
+          type="button"
+          className="btn btn-secondary"
+          aria-busy={send.isPending || undefined}
+          onClick={() => !send.isPending && send.mutate()}
+        >
           {send.isPending ? t('privacy.delete.sending') : t('privacy.delete.sendCode')}
         </WriteButton>
       ) : (
@@ -118,7 +123,12 @@ export function DeleteAccount() {
               busyLabel={t('privacy.delete.deleting')}
               className="btn btn-danger"
             />
-            <WriteButton type="button" className="btn-link" aria-busy={send.isPending || undefined} onClick={() => !send.isPending && send.mutate()}>
+            <WriteButton
+              type="button"
+              className="btn-link"
+              aria-busy={send.isPending || undefined}
+              onClick={() => !send.isPending && send.mutate()}
+            >
               {t('privacy.delete.resend')}
             </WriteButton>
           </div>

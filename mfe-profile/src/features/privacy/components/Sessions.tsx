@@ -29,9 +29,7 @@ function Session({
   const { t, i18n } = useTranslation();
   const name = deviceName(session, t);
   const icon: IconName = session.device && (DEVICE_TYPES as readonly string[]).includes(session.device) ? session.device : 'unknown';
-  const when = (iso: string) => (
-    <time dateTime={iso}>{formatDateTime(iso, i18n.language, zone)}</time>
-  );
+  const when = (iso: string) => <time dateTime={iso}>{formatDateTime(iso, i18n.language, zone)}</time>;
   return (
     <li className={`session${session.current ? ' session--current' : ''}`}>
       <Icon name={icon} className="session__icon" />

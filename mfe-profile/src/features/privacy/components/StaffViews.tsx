@@ -7,7 +7,17 @@ import { formatDateTime } from '../../../lib/format';
 import type { StaffView } from '../api/privacy';
 import { useRevokeSession } from '../hooks/use-sessions';
 
-function View({ view, zone, busy, onEnd }: { view: StaffView; zone: string; busy: boolean; onEnd: (view: StaffView, button: HTMLButtonElement) => void }) {
+function View({
+  view,
+  zone,
+  busy,
+  onEnd,
+}: {
+  view: StaffView;
+  zone: string;
+  busy: boolean;
+  onEnd: (view: StaffView, button: HTMLButtonElement) => void;
+}) {
   const { t, i18n } = useTranslation();
   const when = (iso: string) => <time dateTime={iso}>{formatDateTime(iso, i18n.language, zone)}</time>;
   return (

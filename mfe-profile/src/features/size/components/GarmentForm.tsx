@@ -46,7 +46,12 @@ export function GarmentForm({
         reset(draft);
         toastSaved(t, draft.size ? 'form.saved' : 'size.removed');
       },
-      onError: (err) => toastWriteError(err, t, fromError(err, (field) => (field === 'value' ? 'size' : field))),
+      onError: (err) =>
+        toastWriteError(
+          err,
+          t,
+          fromError(err, (field) => (field === 'value' ? 'size' : field)),
+        ),
     });
   };
 
@@ -127,13 +132,7 @@ export function GarmentForm({
           )}
         </div>
       </fieldset>
-      {!readOnly && (
-        <SubmitButton
-          busy={save.isPending}
-          label={t('size.save', { garment: name })}
-          busyLabel={t('form.saving')}
-        />
-      )}
+      {!readOnly && <SubmitButton busy={save.isPending} label={t('size.save', { garment: name })} busyLabel={t('form.saving')} />}
     </form>
   );
 }

@@ -26,13 +26,7 @@ export function MySize() {
           <>
             {impersonating && <p className="card notice">{t('form.readOnly')}</p>}
             {sizes.map(([garment, chart]) => (
-              <GarmentForm
-                key={garment}
-                garment={garment}
-                chart={chart}
-                value={parseSize(stored[garment])}
-                readOnly={impersonating}
-              />
+              <GarmentForm key={garment} garment={garment} chart={chart} value={parseSize(stored[garment])} readOnly={impersonating} />
             ))}
           </>
         )

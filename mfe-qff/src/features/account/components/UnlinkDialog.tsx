@@ -30,8 +30,7 @@ export function UnlinkDialog({ number, opener, onClose }: { number: string; open
   const formRef = useRef<HTMLFormElement>(null);
   const commentId = `${id}-comment`;
 
-  const focusInvalid = () =>
-    queueMicrotask(() => formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+  const focusInvalid = () => queueMicrotask(() => formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
 
   const submit = (e: FormEvent) => {
     e.preventDefault();

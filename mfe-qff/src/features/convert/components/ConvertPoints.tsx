@@ -104,7 +104,10 @@ export function ConvertPoints({ status }: { status: QffLinked }) {
               <span id={`${fieldId}-hint`} className="field-hint">
                 {t('convert.blocksHint', { max: formatNumber(max, lang) })}
               </span>
-              <FieldError id={`${fieldId}-error`} message={blocks === null ? t('convert.blocksInvalid', { max: formatNumber(max, lang) }) : null} />
+              <FieldError
+                id={`${fieldId}-error`}
+                message={blocks === null ? t('convert.blocksInvalid', { max: formatNumber(max, lang) }) : null}
+              />
             </div>
             <div aria-live="polite">
               {blocks !== null && (
@@ -121,7 +124,12 @@ export function ConvertPoints({ status }: { status: QffLinked }) {
               )}
             </div>
             <div className="qff-actions">
-              <button type="button" className={`btn${blocks === null ? ' btn-off' : ''}`} aria-disabled={blocks === null ? true : undefined} onClick={open}>
+              <button
+                type="button"
+                className={`btn${blocks === null ? ' btn-off' : ''}`}
+                aria-disabled={blocks === null ? true : undefined}
+                onClick={open}
+              >
                 {t('convert.open')}
               </button>
             </div>

@@ -5,7 +5,15 @@ import { formatNumber } from '../../../lib/format';
 import { useCatalogue } from '../hooks/use-catalogue';
 import { RedeemDialog } from './RedeemDialog';
 
-function Item({ item, readOnly, onRedeem }: { item: CatalogueItem; readOnly: boolean; onRedeem: (e: MouseEvent<HTMLButtonElement>) => void }) {
+function Item({
+  item,
+  readOnly,
+  onRedeem,
+}: {
+  item: CatalogueItem;
+  readOnly: boolean;
+  onRedeem: (e: MouseEvent<HTMLButtonElement>) => void;
+}) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
   const needId = `catalogue-${item.id}-need`;
@@ -77,7 +85,11 @@ export function Catalogue({ balance }: { balance: number | undefined }) {
         {impersonating && <p className="notice card">{t('catalogue.readOnly')}</p>}
         <ul className="catalogue">
           {items.map((item) => (
-            <Item key={item.id} item={item} readOnly={impersonating} onRedeem={(e) => {
+            <Item
+              key={item.id}
+              item={item}
+              readOnly={impersonating}
+              onRedeem={(e) => {
                 opener.current = e.currentTarget;
                 setChosen(item);
               }}

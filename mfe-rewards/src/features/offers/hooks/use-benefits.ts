@@ -19,7 +19,10 @@ export function useActivateBenefit() {
     mutationFn: (id: number) => activateBenefit(id),
     onSuccess: ({ data: offer }) => {
       track('offers_activate', { offer_id: offer.id });
-      client.setQueryData<BenefitList>(benefitsKey(profile_id), (old) => old && { ...old, data: old.data.map((b) => (b.id === offer.id ? offer : b)) });
+      client.setQueryData<BenefitList>(
+        benefitsKey(profile_id),
+        (old) => old && { ...old, data: old.data.map((b) => (b.id === offer.id ? offer : b)) },
+      );
     },
     onError: (err) => {
       if (isHttpError(err) && err.status === 409) void client.invalidateQueries({ queryKey: benefitsKey(profile_id) });

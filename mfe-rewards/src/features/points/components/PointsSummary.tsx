@@ -32,7 +32,10 @@ function Tier() {
   const query = useTierProgress();
   if (query.isPending) return <Loading />;
   // A tenant without tiers (404) has no tier to show; other failures can be retried.
-  if (query.isError) return isHttpError(query.error) && query.error.status === 404 ? null : <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
+  if (query.isError)
+    return isHttpError(query.error) && query.error.status === 404 ? null : (
+      <ErrorState error={query.error} onRetry={() => void query.refetch()} />
+    );
   const progress = query.data.data;
   if (!progress?.current) return null;
   const lang = i18n.language;

@@ -1,5 +1,16 @@
 import { useTranslation } from 'react-i18next';
-import { Bdi, ErrorState, Link, Loading, addToast, isHttpError, matchPath, usePathname, type Reward, nativeActionAvailable } from '@portal/runtime';
+import {
+  Bdi,
+  ErrorState,
+  Link,
+  Loading,
+  addToast,
+  isHttpError,
+  matchPath,
+  usePathname,
+  type Reward,
+  nativeActionAvailable,
+} from '@portal/runtime';
 import { NativeActionButton } from '@portal/build/native-button';
 import { Icon } from '../../../components/Icon';
 import { formatDate, useTimeZone } from '../../../lib/format';
@@ -93,7 +104,10 @@ function Voucher({ reward }: { reward: Reward }) {
   const { t } = useTranslation();
   const usable = reward.status !== 'used' && reward.status !== 'expired';
   return (
-    <section className={`card voucher voucher--${usable ? 'available' : 'past'}`} aria-labelledby={reward.code ? 'voucher-code-label' : undefined}>
+    <section
+      className={`card voucher voucher--${usable ? 'available' : 'past'}`}
+      aria-labelledby={reward.code ? 'voucher-code-label' : undefined}
+    >
       <RewardStatus status={reward.status} />
       {/* A used or expired code must not be scanned at the till: no QR code for those. */}
       {usable ? reward.code && <VoucherQr code={reward.code} /> : <p className="voucher__note">{t(`detail.${reward.status}Note`)}</p>}
