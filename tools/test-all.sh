@@ -5,7 +5,8 @@
 #      (-D warnings) over every crate and target
 #   2. the OpenAPI document and the front end's generated types agree; then the server does what
 #      the document says (tools/contract.sh: schemathesis, every check, signed in as a member)
-#   3. the front end type-checks (tsc --noEmit over every package); the lock files install as
+#   3. the front end type-checks (tsc --noEmit over every package) and lints (npm run lint: ESLint
+#      with the tab, package and feature boundaries; Prettier); the lock files install as
 #      they are and every package accepts the Node package.json names; then jest in every package
 #   4. deploy/: the Kubernetes overlays render and validate offline; the Dockerfiles' files exist
 #   5. e2e: the built portal on a free port with fresh embedded storage, driven by Chromium;
@@ -84,6 +85,13 @@ if npm run --silent typecheck > "$logs/typecheck.log" 2>&1; then
   echo "types check"; add 1 0
 else
   cat "$logs/typecheck.log"; echo "FAILED: npm run typecheck"; add 0 1
+fi
+
+section "lint: ESLint (types, hooks, accessibility; tab, package and feature boundaries), Prettier"
+if npm run --silent lint > "$logs/lint.log" 2>&1; then
+  echo "lint clean, formatted"; add 1 0
+else
+  cat "$logs/lint.log"; echo "FAILED: npm run lint"; add 0 1
 fi
 
 section "installs: every lock file takes npm ci as is, every package accepts the Node package.json names"
