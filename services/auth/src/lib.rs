@@ -60,6 +60,9 @@ const MAX_IMPERSONATION_TTL: i64 = 3600;
 pub const STAFF_DEMO_ID: &str = "stf_0000000000000000000000s1";
 
 pub async fn build(settings: &Settings) -> anyhow::Result<GrpcApp> {
+    // The tenant file is checked before anything else: a bad one stops this process at start-up,
+    // naming the field (the services read it from refdata afterwards, typed once per version).
+    portal_tenant::load(&settings.tenant_config)?;
     let db = Db::connect(settings, "auth", &MIGRATOR).await?;
     let kv = Kv::connect(settings).await?.scoped("auth");
     if settings.demo_data {

@@ -30,6 +30,9 @@ pub const PAGE_SIZE: u32 = 500;
 pub use portal_common::error::catalogue::{ERROR_CREATING_LIST as ERR_CREATING_LIST, ERROR_CREATING_LIST_ITEM as ERR_CREATING_ITEM};
 
 pub async fn build(settings: &Settings) -> anyhow::Result<GrpcApp> {
+    // The tenant file is checked before anything else: a bad one stops this process at start-up,
+    // naming the field (the services read it from refdata afterwards, typed once per version).
+    portal_tenant::load(&settings.tenant_config)?;
     let db = Db::connect(settings, "connections", &MIGRATOR).await?;
     if settings.demo_data {
         sqlx::query(

@@ -85,6 +85,8 @@ async fn run() -> anyhow::Result<()> {
     }
     portal_common::telemetry::init("portal");
     let mut settings = portal_common::config::Settings::load()?;
+    // A bad tenant file stops the portal here, naming the field, before anything starts.
+    portal_tenant::load(&settings.tenant_config)?;
     if let Some(addr) = portal_common::metrics::serve_configured(&settings).await? {
         println!("metrics on http://{addr}/metrics");
     }

@@ -34,6 +34,9 @@ pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
 
 /// Connects storage, migrates, seeds demo data if configured, and binds the service.
 pub async fn build(settings: &Settings) -> anyhow::Result<GrpcApp> {
+    // The tenant file is checked before anything else: a bad one stops this process at start-up,
+    // naming the field (the services read it from refdata afterwards, typed once per version).
+    portal_tenant::load(&settings.tenant_config)?;
     let db = Db::connect(settings, "profile", &MIGRATOR).await?;
     if settings.demo_data {
         demo::seed(&db, &settings.tenant).await?;

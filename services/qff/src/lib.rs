@@ -42,6 +42,9 @@ const UNLINK_REASONS: &[&str] = &["wrong_account", "not_using", "privacy", "othe
 const DEMO_LINK: (&str, &str, &str) = ("prf_0000000000000000000000d2", "1900654321", "Other");
 
 pub async fn build(settings: &Settings) -> anyhow::Result<GrpcApp> {
+    // The tenant file is checked before anything else: a bad one stops this process at start-up,
+    // naming the field (the services read it from refdata afterwards, typed once per version).
+    portal_tenant::load(&settings.tenant_config)?;
     let db = Db::connect(settings, "qff", &MIGRATOR).await?;
     if settings.demo_data {
         sqlx::query("INSERT INTO qff_links (profile_id, qff_number, last_name, linked_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING")

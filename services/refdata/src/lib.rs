@@ -16,18 +16,19 @@ use tonic::{Request, Response, Status};
 pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
 
 pub async fn build(settings: &Settings) -> anyhow::Result<GrpcApp> {
+    // Fail at start-up, before anything else and not on the first request, if the tenant file is
+    // missing or does not load (the error names the field).
+    let config = Arc::new(tenant_config::Source::open(&settings.tenant_config)?);
     let db = Db::connect(settings, "refdata", &MIGRATOR).await?;
     if settings.demo_data {
         seed_locations(&db, &settings.tenant).await?;
     }
-    // Fail at start-up, not on the first request, if the tenant file is missing or malformed.
-    tenant_config::TenantConfig::load(&settings.tenant_config)?;
     note_version(&db, "countries", &portal_common::countries::digest()).await?;
     note_version(&db, "locations", &locations_digest(&db, &settings.tenant).await?).await?;
     let svc = Refdata {
         db,
         tenant: settings.tenant.clone(),
-        config_path: Arc::new(settings.tenant_config.clone()),
+        config,
         geo: Arc::new(portal_common::geo::GeoIp::open(settings)?),
         credit: (settings.geoip_credit.clone().unwrap_or_default(), settings.geoip_credit_url.clone().unwrap_or_default()),
     };
@@ -38,7 +39,8 @@ pub async fn build(settings: &Settings) -> anyhow::Result<GrpcApp> {
 struct Refdata {
     db: Db,
     tenant: String,
-    config_path: Arc<std::path::PathBuf>,
+    /// The tenant file, parsed when it changes.
+    config: Arc<tenant_config::Source>,
     /// Where an IP address is, when `PORTAL_GEOIP_DB` names a database.
     geo: Arc<portal_common::geo::GeoIp>,
     /// The database's credit and link (`PORTAL_GEOIP_CREDIT`, `PORTAL_GEOIP_CREDIT_URL`).
@@ -67,9 +69,8 @@ fn location(r: &sqlx::any::AnyRow) -> pb::Location {
 impl RefdataService for Refdata {
     #[tracing::instrument(skip_all)]
     async fn get_config(&self, _req: Request<pb::GetConfigRequest>) -> Result<Response<pb::GetConfigResponse>, Status> {
-        let cfg =
-            tenant_config::TenantConfig::load(&self.config_path).map_err(|e| portal_common::error::internal("reading tenant config", e))?;
-        Ok(Response::new(pb::GetConfigResponse { json: cfg.public_json.to_string(), last_updated: cfg.last_updated }))
+        let cfg = self.config.current().map_err(|e| portal_common::error::internal("reading tenant config", e))?;
+        Ok(Response::new(pb::GetConfigResponse { json: cfg.public_json.clone(), last_updated: cfg.last_updated }))
     }
 
     #[tracing::instrument(skip_all)]
@@ -92,11 +93,9 @@ impl RefdataService for Refdata {
                 credit_url: self.credit.1.clone(),
             }));
         }
-        let cfg =
-            tenant_config::TenantConfig::load(&self.config_path).map_err(|e| portal_common::error::internal("reading tenant config", e))?;
-        let given = &cfg.public_json["general"]["defaultPosition"];
-        let default =
-            given["latitude"].as_f64().zip(given["longitude"].as_f64()).filter(|(lat, lng)| lat.abs() <= 90.0 && lng.abs() <= 180.0);
+        let cfg = self.config.current().map_err(|e| portal_common::error::internal("reading tenant config", e))?;
+        // In range: checked when the file was loaded.
+        let default = cfg.tenant.general.default_position.as_ref().map(|p| (p.latitude, p.longitude));
         let (latitude, longitude) = match default {
             Some(p) => p,
             None => {
