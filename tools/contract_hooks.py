@@ -7,9 +7,28 @@ to exactly those rules: such a 422 may name only the fields those rules are abou
 other field means the document lets through something the server refuses: fix the document.
 """
 
+import ast
+import threading
 from fnmatch import fnmatchcase
 
 import schemathesis
+
+# CPython 3.11 (this machine's 3.11.7) keeps the AST constructor's recursion depth in state the
+# threads share (python/cpython#106905): two threads parsing at once can fail with "SystemError:
+# AST constructor recursion depth mismatch". Hypothesis parses source files to describe the
+# lambdas of schemathesis's strategies, and contract.sh runs two workers (threads), so a CI run
+# once failed with that error in the middle of the coverage phase, about no request at all.
+# Parsing one at a time takes the race away; nothing else about the run changes.
+_parse = ast.parse
+_parse_lock = threading.Lock()
+
+
+def _parse_one_at_a_time(*args, **kwargs):
+    with _parse_lock:
+        return _parse(*args, **kwargs)
+
+
+ast.parse = _parse_one_at_a_time
 
 # Operation -> the fields whose rules depend on data (patterns as in fnmatch). "" stands for a
 # refusal that names no field (the airline refusing a transfer).
