@@ -23,6 +23,7 @@ use portal_proto::qff::v1::{
 use portal_proto::refdata::v1::{refdata_service_client::RefdataServiceClient, GetConfigRequest};
 use sqlx::Row;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 use tonic::{Code, Request, Response, Status};
 
 pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
@@ -63,6 +64,7 @@ pub async fn build(settings: &Settings) -> anyhow::Result<GrpcApp> {
         profiles: ProfileServiceClient::new(profile_channel.clone()),
         loyalty: LoyaltyServiceClient::new(profile_channel),
         reconcile_after_secs: settings.qff.reconcile_after_secs,
+        tenant: Arc::default(),
     };
     let every = std::time::Duration::from_secs(settings.qff.reconcile_secs.max(1));
     let reconciler = qff.clone();
@@ -90,6 +92,8 @@ pub struct Qff {
     profiles: ProfileServiceClient<Channel>,
     loyalty: LoyaltyServiceClient<Channel>,
     reconcile_after_secs: i64,
+    /// The tenant config from refdata, parsed once per version.
+    tenant: Arc<portal_tenant::Cache>,
 }
 
 /// A member's link as this service keeps it.
@@ -131,20 +135,27 @@ fn check_error(partner: &Partner, e: PartnerError) -> Status {
     }
 }
 
-/// The conversion rules from the tenant config (`components.qantas.redemption`).
-pub fn redemption_from_config(cfg: &serde_json::Value) -> pb::Redemption {
-    let r = &cfg["components"]["qantas"]["redemption"];
-    let block_size = r["blockSize"].as_i64().filter(|n| *n > 0).unwrap_or(0);
-    let per_block = r["airlinePointsPerBlock"].as_i64().filter(|n| *n > 0).unwrap_or(0);
-    let on = r["type"].as_str() == Some("points") && block_size > 0 && per_block > 0;
-    pb::Redemption { r#type: if on { "points".into() } else { "off".into() }, block_size, airline_points_per_block: per_block }
+/// The conversion rules from the tenant config (`components.qantas.redemption`; block sizes over
+/// 0 when it is on, checked when the config was loaded).
+pub fn redemption_from_config(r: &portal_tenant::Redemption) -> pb::Redemption {
+    match r.kind {
+        portal_tenant::RedemptionKind::Points => {
+            pb::Redemption { r#type: "points".into(), block_size: r.block_size, airline_points_per_block: r.airline_points_per_block }
+        }
+        portal_tenant::RedemptionKind::Off => pb::Redemption { r#type: "off".into(), block_size: 0, airline_points_per_block: 0 },
+    }
 }
 
 impl Qff {
-    async fn redemption(&self) -> Result<pb::Redemption, Status> {
+    /// The tenant config, typed: asked of refdata (so an edit applies at once), parsed only when
+    /// its text changed.
+    async fn tenant(&self) -> Result<Arc<portal_tenant::Tenant>, Status> {
         let cfg = self.refdata.clone().get_config(GetConfigRequest {}).await?.into_inner();
-        let json: serde_json::Value = serde_json::from_str(&cfg.json).map_err(|e| portal_common::error::internal("tenant config", e))?;
-        Ok(redemption_from_config(&json))
+        self.tenant.get(&cfg.json).map_err(|e| portal_common::error::internal("tenant config", e))
+    }
+
+    async fn redemption(&self) -> Result<pb::Redemption, Status> {
+        Ok(redemption_from_config(&self.tenant().await?.components.qantas.redemption))
     }
 
     pub async fn link_of(&self, pid: &str) -> Result<Option<Link>, Status> {
@@ -434,10 +445,15 @@ mod tests {
 
     #[test]
     fn redemption_rules_come_from_the_tenant_config() {
-        let cfg = serde_json::json!({"components": {"qantas": {"redemption": {"type": "points", "blockSize": 1000, "airlinePointsPerBlock": 500}}}});
-        let r = redemption_from_config(&cfg);
+        let cfg = portal_tenant::Tenant::from_json(
+            r#"{"general": {"tenant": "t"}, "components": {"qantas": {"redemption": {"type": "points", "blockSize": 1000, "airlinePointsPerBlock": 500}}}}"#,
+        )
+        .unwrap();
+        let r = redemption_from_config(&cfg.components.qantas.redemption);
         assert_eq!((r.r#type.as_str(), r.block_size, r.airline_points_per_block), ("points", 1000, 500));
-        let off = redemption_from_config(&serde_json::json!({"components": {"qantas": {"redemption": {"type": "points"}}}}));
-        assert_eq!(off.r#type, "off", "no block size: conversion is off");
+        let off = redemption_from_config(&portal_tenant::Redemption { block_size: 1000, ..Default::default() });
+        assert_eq!((off.r#type.as_str(), off.block_size), ("off", 0), "conversion is off unless the tenant says points");
+        let no_blocks = r#"{"general": {"tenant": "t"}, "components": {"qantas": {"redemption": {"type": "points"}}}}"#;
+        assert_eq!(portal_tenant::Tenant::from_json(no_blocks).unwrap_err().path, "components.qantas.redemption.blockSize");
     }
 }
