@@ -18,8 +18,8 @@ use portal_proto::connections::v1::{
     connections_service_server::{ConnectionsService, ConnectionsServiceServer},
 };
 use portal_proto::refdata::v1::{refdata_service_client::RefdataServiceClient, GetConfigRequest};
-use serde::Deserialize;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 use tonic::{Code, Request, Response, Status};
 
 pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
@@ -44,7 +44,7 @@ pub async fn build(settings: &Settings) -> anyhow::Result<GrpcApp> {
         .await?;
     }
     let refdata = RefdataServiceClient::new(portal_common::grpc::channel(&settings.service_url("refdata")?)?);
-    let routes = tonic::service::Routes::new(ConnectionsServiceServer::new(Connections { db, refdata }));
+    let routes = tonic::service::Routes::new(ConnectionsServiceServer::new(Connections { db, refdata, tenant: Arc::default() }));
     GrpcApp::bind(settings, "portal.connections.v1.ConnectionsService", routes).await
 }
 
@@ -52,15 +52,8 @@ pub async fn build(settings: &Settings) -> anyhow::Result<GrpcApp> {
 struct Connections {
     db: Db,
     refdata: RefdataServiceClient<Channel>,
-}
-
-/// A kind of connection the tenant offers (`components.connections.definitions`).
-#[derive(Deserialize)]
-struct Definition {
-    id: String,
-    connector: String,
-    #[serde(default)]
-    name: String,
+    /// The tenant config from refdata, parsed once per version.
+    tenant: Arc<portal_tenant::Cache>,
 }
 
 fn fields(code: Code, message: &str, field: &str, problem: &str) -> Status {
@@ -78,42 +71,11 @@ fn product_ref(s: &str) -> bool {
 }
 
 impl Connections {
-    async fn definitions(&self) -> Result<Vec<Definition>, Status> {
+    /// The tenant config, typed: asked of refdata on every create, so a change of the kinds or
+    /// caps (`components.connections`) applies at once; parsed only when its text changed.
+    async fn tenant(&self) -> Result<Arc<portal_tenant::Tenant>, Status> {
         let cfg = self.refdata.clone().get_config(GetConfigRequest {}).await?.into_inner();
-        let doc: serde_json::Value = serde_json::from_str(&cfg.json).map_err(|e| portal_common::error::internal("tenant config", e))?;
-        match doc.pointer("/components/connections/definitions") {
-            Some(v) => serde_json::from_value(v.clone()).map_err(|e| portal_common::error::internal("connection definitions", e)),
-            None => Ok(vec![]),
-        }
-    }
-}
-
-/// The tenant's caps (`components.connections`). Read with the definitions on every create, so a
-/// change of the tenant config applies at once.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Caps {
-    /// Lists one connection may hold: a member keeps a handful (a wish list, a few named lists).
-    #[serde(default = "default_max_lists")]
-    pub max_lists_per_connection: i64,
-    /// Items one list may hold: room for a long wish list, not for a catalogue.
-    #[serde(default = "default_max_items")]
-    pub max_items_per_list: i64,
-}
-
-fn default_max_lists() -> i64 {
-    20
-}
-fn default_max_items() -> i64 {
-    200
-}
-
-impl Connections {
-    async fn caps(&self) -> Result<Caps, Status> {
-        let cfg = self.refdata.clone().get_config(GetConfigRequest {}).await?.into_inner();
-        let doc: serde_json::Value = serde_json::from_str(&cfg.json).map_err(|e| portal_common::error::internal("tenant config", e))?;
-        let section = doc.pointer("/components/connections").cloned().unwrap_or_else(|| serde_json::json!({}));
-        serde_json::from_value(section).map_err(|e| portal_common::error::internal("connection caps", e))
+        self.tenant.get(&cfg.json).map_err(|e| portal_common::error::internal("tenant config", e))
     }
 }
 
@@ -155,8 +117,8 @@ impl ConnectionsService for Connections {
     async fn create_connection(&self, req: Request<pb::CreateConnectionRequest>) -> Result<Response<pb::Connection>, Status> {
         let c = caller(&req)?;
         let r = req.into_inner();
-        let defs = self.definitions().await?;
-        let def = defs.iter().find(|d| d.id == r.definition_id.trim()).ok_or_else(|| {
+        let tenant = self.tenant().await?;
+        let def = tenant.components.connections.definitions.iter().find(|d| d.id == r.definition_id.trim()).ok_or_else(|| {
             fields(Code::InvalidArgument, "Please check the highlighted fields", "definition_id", "Unknown kind of connection")
         })?;
         let name = if r.name.trim().is_empty() { def.name.clone() } else { r.name.trim().chars().take(80).collect() };
@@ -209,7 +171,7 @@ impl ConnectionsService for Connections {
         if name.chars().count() > 80 || name.chars().any(char::is_control) {
             return Err(fields(Code::InvalidArgument, ERR_CREATING_LIST, "name", "Use 80 characters or fewer"));
         }
-        let caps = self.caps().await?;
+        let caps = &self.tenant().await?.components.connections;
         let list = store::create_list(
             &self.db,
             &c.profile_id,
@@ -238,7 +200,7 @@ impl ConnectionsService for Connections {
             s if slug(s) => s,
             _ => return Err(fields(Code::InvalidArgument, ERR_CREATING_ITEM, "source", "Use up to 32 lowercase letters, digits, - and _")),
         };
-        let caps = self.caps().await?;
+        let caps = &self.tenant().await?.components.connections;
         let (item, created) =
             store::add_item(&self.db, &c.profile_id, &r.connection_id, &r.list_id, product, variant, source, caps.max_items_per_list)
                 .await
