@@ -25,6 +25,7 @@ use portal_proto::profile::v1::{
 };
 use portal_proto::refdata::v1::{refdata_service_client::RefdataServiceClient, GetConfigRequest, ListLocationsRequest};
 use rules::ProfileRules;
+use std::sync::Arc;
 use tonic::{Request, Response, Status};
 use validate::{AttributeCheck, Fields};
 
@@ -44,8 +45,10 @@ pub async fn build(settings: &Settings) -> anyhow::Result<GrpcApp> {
     let cache = ProfileCache::new(Kv::connect(settings).await?.scoped("profile"));
     let refdata = RefdataServiceClient::new(portal_common::grpc::channel(&settings.service_url("refdata")?)?);
     let connections = ConnectionsServiceClient::new(portal_common::grpc::channel(&settings.service_url("connections")?)?);
-    let (loyalty, jobs) = loyalty::service(&db, settings, refdata.clone(), cache.clone()).await?;
-    let svc = Profiles { db, tenant: settings.tenant.clone(), cache, refdata, connections };
+    // One parsed tenant config for both services of this process.
+    let config = Arc::new(portal_tenant::Cache::new());
+    let (loyalty, jobs) = loyalty::service(&db, settings, refdata.clone(), cache.clone(), config.clone()).await?;
+    let svc = Profiles { db, tenant: settings.tenant.clone(), cache, refdata, connections, config, rules_of: Arc::default() };
     let routes = tonic::service::Routes::new(ProfileServiceServer::new(svc)).add_service(loyalty);
     Ok(GrpcApp::bind(settings, "portal.profile.v1.ProfileService", routes).await?.with_background(jobs))
 }
@@ -59,6 +62,9 @@ pub struct Profiles {
     refdata: RefdataServiceClient<Channel>,
     /// The member's list items, when a purchase is linked to one.
     connections: ConnectionsServiceClient<Channel>,
+    /// The tenant config from refdata, parsed once per version (shared with the loyalty service).
+    config: Arc<portal_tenant::Cache>,
+    rules_of: Arc<portal_tenant::Derived<ProfileRules>>,
 }
 
 use portal_common::error::catalogue::{ERROR_ASSIGNING_ITEM as ERR_ASSIGNING, INVALID_ARGUMENTS};
@@ -73,9 +79,12 @@ impl Profiles {
         Ok(Response::new(self.cache.profile(&self.db, id).await?))
     }
 
-    async fn rules(&self) -> Result<ProfileRules, Status> {
+    /// The tenant's profile rules: the config asked of refdata (an edit applies at once), parsed
+    /// and the rules built only when its text changed.
+    async fn rules(&self) -> Result<Arc<ProfileRules>, Status> {
         let cfg = self.refdata.clone().get_config(GetConfigRequest {}).await?.into_inner();
-        ProfileRules::from_config_json(&cfg.json).map_err(|e| portal_common::error::internal("tenant profile rules", e))
+        let tenant = self.config.get(&cfg.json).map_err(|e| portal_common::error::internal("tenant config", e))?;
+        Ok(self.rules_of.get(&tenant, ProfileRules::from_tenant))
     }
 
     /// The name of the tenant's store with this location handle, if there is one.

@@ -711,6 +711,32 @@ impl Cache {
     }
 }
 
+/// A value a service derives from the tenant config (its rules, a header), rebuilt only when the
+/// config changed (another `Arc` from [`Cache`]).
+pub struct Derived<T> {
+    last: Mutex<Option<(Arc<Tenant>, Arc<T>)>>,
+}
+
+impl<T> Default for Derived<T> {
+    fn default() -> Self {
+        Derived { last: Mutex::new(None) }
+    }
+}
+
+impl<T> Derived<T> {
+    pub fn get(&self, tenant: &Arc<Tenant>, make: impl FnOnce(&Tenant) -> T) -> Arc<T> {
+        let mut last = self.last.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some((t, v)) = last.as_ref() {
+            if Arc::ptr_eq(t, tenant) {
+                return v.clone();
+            }
+        }
+        let v = Arc::new(make(tenant));
+        *last = Some((tenant.clone(), v.clone()));
+        v
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -839,6 +865,10 @@ mod tests {
         let b = c.get(r#"{"general": {"tenant": "other"}}"#).unwrap();
         assert_eq!(b.general.tenant, "other");
         assert!(c.get("{}").is_err());
+        let d = Derived::default();
+        let n = d.get(&a, |t| t.events.len());
+        assert!(Arc::ptr_eq(&n, &d.get(&a, |_| unreachable!("the same config: kept"))));
+        assert_eq!(*d.get(&b, |t| t.events.len()), 0);
     }
 
     /// `config/tenant.schema.json` is what the types say: regenerate it with

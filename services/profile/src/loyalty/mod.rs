@@ -23,6 +23,7 @@ use portal_proto::profile::v1::{
 };
 use portal_proto::refdata::v1::{refdata_service_client::RefdataServiceClient, GetConfigRequest};
 use rules::LoyaltyRules;
+use std::sync::Arc;
 use tonic::{Request, Response, Status};
 
 pub const DAY: i64 = 86_400;
@@ -34,11 +35,12 @@ pub async fn service(
     settings: &Settings,
     refdata: RefdataServiceClient<Channel>,
     cache: ProfileCache,
+    config: Arc<portal_tenant::Cache>,
 ) -> anyhow::Result<(LoyaltyServiceServer<Loyalty>, impl std::future::Future<Output = ()> + Send + 'static)> {
     if settings.demo_data {
         demo::seed(db, &settings.tenant).await?;
     }
-    let svc = Loyalty { db: db.clone(), tenant: settings.tenant.clone(), refdata, cache };
+    let svc = Loyalty { db: db.clone(), tenant: settings.tenant.clone(), refdata, cache, config, rules_of: Arc::default() };
     let jobs = svc.clone().jobs();
     Ok((LoyaltyServiceServer::new(svc), jobs))
 }
@@ -50,6 +52,9 @@ pub struct Loyalty {
     refdata: RefdataServiceClient<Channel>,
     /// The profile's stored tier is part of the cached profile.
     cache: ProfileCache,
+    /// The tenant config from refdata, parsed once per version (shared with the profile service).
+    config: Arc<portal_tenant::Cache>,
+    rules_of: Arc<portal_tenant::Derived<LoyaltyRules>>,
 }
 
 fn caller<T>(req: &Request<T>) -> Result<Caller, Status> {
@@ -61,9 +66,12 @@ fn now() -> i64 {
 }
 
 impl Loyalty {
-    async fn rules(&self) -> Result<LoyaltyRules, Status> {
+    /// The tenant's loyalty rules: the config asked of refdata (an edit applies at once), parsed
+    /// and the rules built only when its text changed.
+    async fn rules(&self) -> Result<Arc<LoyaltyRules>, Status> {
         let cfg = self.refdata.clone().get_config(GetConfigRequest {}).await?.into_inner();
-        LoyaltyRules::from_config_json(&cfg.json).map_err(|e| portal_common::error::internal("tenant loyalty rules", e))
+        let tenant = self.config.get(&cfg.json).map_err(|e| portal_common::error::internal("tenant config", e))?;
+        Ok(self.rules_of.get(&tenant, LoyaltyRules::from_tenant))
     }
 
     /// Expiry runs on start, then every `expiryJobSeconds`; tiers due for a review and kept
@@ -87,7 +95,7 @@ impl Loyalty {
         }
     }
 
-    async fn run_jobs(&self, now: i64) -> Result<(LoyaltyRules, i64, i64), Status> {
+    async fn run_jobs(&self, now: i64) -> Result<(Arc<LoyaltyRules>, i64, i64), Status> {
         let (entries, points) = ledger::expire_all(&self.db, now).await?;
         let rules = self.rules().await?;
         if !rules.tiers.levels.is_empty() {
