@@ -7,7 +7,8 @@
 use crate::error::AuthError;
 use portal_common::email::Email;
 use portal_proto::auth::v1 as pb;
-use portal_proto::refdata::v1::{GetConfigRequest, ListLocationsRequest};
+use portal_proto::refdata::v1::ListLocationsRequest;
+use portal_tenant::{CustomField, FieldKind, TEXT_MAX};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
@@ -38,7 +39,6 @@ pub struct Pending {
 
 /// The default time zone (spec 9) for a store without one.
 const DEFAULT_TIME_ZONE: &str = "Australia/Melbourne";
-const TEXT_MAX: usize = 500;
 
 impl super::Inner {
     /// Checks a sign-in's `mode`, `location`, `eventData` and `customFields` and says what to
@@ -70,22 +70,18 @@ impl super::Inner {
         if key.is_empty() {
             return Err(AuthError::field("eventData.m", "Say which event"));
         }
-        let cfg = self.refdata.clone().get_config(GetConfigRequest {}).await?.into_inner();
-        let doc: Value = serde_json::from_str(&cfg.json).map_err(|e| AuthError::Other(e.into()))?;
-        let def = doc["events"]
-            .get(&key)
-            .filter(|d| d.is_object())
-            .ok_or_else(|| AuthError::field("eventData.m", "We couldn't find that event"))?;
-        if event_over(def, chrono::Utc::now()) {
+        let tenant = self.tenant().await?;
+        let def = tenant.events.get(&key).ok_or_else(|| AuthError::field("eventData.m", "We couldn't find that event"))?;
+        if def.is_over(chrono::Utc::now()) {
             return Err(AuthError::field("eventData.m", "This event has finished"));
         }
         let given = parse_json(custom_fields, "customFields")?.unwrap_or(Value::Object(Map::new()));
-        let fields = check_fields(def, &given).map_err(AuthError::Fields)?;
+        let fields = check_fields(&def.custom_fields, &given).map_err(AuthError::Fields)?;
         Ok(Pending {
             mode: "event".into(),
             event_data: serde_json::json!({ "m": key }).to_string(),
             custom_fields: Value::Object(fields).to_string(),
-            name: english_text(&def["title"]).unwrap_or_else(|| key.clone()),
+            name: def.title.english().map(str::to_owned).unwrap_or_else(|| key.clone()),
             event: key,
             ..Pending::default()
         })
@@ -130,47 +126,29 @@ pub fn local_date(zone: &str, now: chrono::DateTime<chrono::Utc>) -> chrono::Nai
     now.with_timezone(&tz).date_naive()
 }
 
-/// An event is over once its `endsAt` (RFC 3339) has passed; one without `endsAt` stays open.
-pub fn event_over(def: &Value, now: chrono::DateTime<chrono::Utc>) -> bool {
-    def["endsAt"].as_str().and_then(|s| chrono::DateTime::parse_from_rfc3339(s).ok()).is_some_and(|end| end <= now)
-}
-
-/// A config text in English: a plain string, or the `en` one of an object of texts by language.
-fn english_text(v: &Value) -> Option<String> {
-    match v {
-        Value::String(s) => Some(s.clone()),
-        Value::Object(m) => m.get("en").and_then(Value::as_str).map(str::to_owned),
-        _ => None,
-    }
-}
-
-/// Checks `given` against the event's `customFields` definition (a list of `{name, type,
-/// required, options, maxLength}`; types text, email, select, checkbox, date). Answers the
-/// values to keep (trimmed, in the definition's order), or every problem keyed
-/// `customFields.<name>`. A field the event does not ask for is refused.
-pub fn check_fields(def: &Value, given: &Value) -> Result<Map<String, Value>, BTreeMap<String, String>> {
+/// Checks `given` against the event's `customFields` definition (types text, email, select,
+/// checkbox, date; checked when the tenant config loaded). Answers the values to keep (trimmed,
+/// in the definition's order), or every problem keyed `customFields.<name>`. A field the event
+/// does not ask for is refused.
+pub fn check_fields(defs: &[CustomField], given: &Value) -> Result<Map<String, Value>, BTreeMap<String, String>> {
     let mut errors = BTreeMap::new();
     let Some(given) = given.as_object() else {
         errors.insert("customFields".into(), "Must be an object of field values".into());
         return Err(errors);
     };
-    let defs: Vec<&Value> = def["customFields"].as_array().map(|a| a.iter().collect()).unwrap_or_default();
-    let names: Vec<&str> = defs.iter().filter_map(|d| d["name"].as_str()).collect();
     for k in given.keys() {
-        if !names.contains(&k.as_str()) {
+        if !defs.iter().any(|d| d.name == *k) {
             errors.insert(format!("customFields.{k}"), "This event doesn't ask for this".into());
         }
     }
     let mut kept = Map::new();
     for d in defs {
-        let Some(name) = d["name"].as_str() else { continue };
-        let required = d["required"].as_bool().unwrap_or(false);
+        let name = d.name.as_str();
         let key = format!("customFields.{name}");
         let raw = given.get(name).filter(|v| !v.is_null());
-        let kind = d["type"].as_str().unwrap_or("text");
-        if kind == "checkbox" {
+        if d.kind == FieldKind::Checkbox {
             match raw {
-                None | Some(Value::Bool(false)) if required => {
+                None | Some(Value::Bool(false)) if d.required => {
                     errors.insert(key, "Please tick this box to continue".into());
                 }
                 None => {}
@@ -193,27 +171,26 @@ pub fn check_fields(def: &Value, given: &Value) -> Result<Map<String, Value>, BT
             }
         };
         if text.is_empty() {
-            if required {
+            if d.required {
                 errors.insert(key, "Required".into());
             }
             continue;
         }
         // The value kept (an email address in its normal form), or what is wrong with it.
-        let checked: Result<String, String> = match kind {
-            "email" => Email::parse(&text).map(|e| e.as_str().to_string()).map_err(str::to_owned),
-            "date" => {
+        let checked: Result<String, String> = match d.kind {
+            FieldKind::Email => Email::parse(&text).map(|e| e.as_str().to_string()).map_err(str::to_owned),
+            FieldKind::Date => {
                 chrono::NaiveDate::parse_from_str(&text, "%Y-%m-%d").map(|_| text).map_err(|_| "Use a date like 2026-03-01".to_string())
             }
-            "select" => {
-                let allowed = d["options"].as_array().map(|o| o.iter().any(|o| option_value(o) == Some(text.as_str()))).unwrap_or(false);
-                if allowed {
+            FieldKind::Select => {
+                if d.options.iter().any(|o| o.value() == text) {
                     Ok(text)
                 } else {
                     Err("Choose one of the options".to_string())
                 }
             }
-            _ => {
-                let max = d["maxLength"].as_u64().map(|m| m as usize).unwrap_or(TEXT_MAX).min(TEXT_MAX);
+            FieldKind::Text | FieldKind::Checkbox => {
+                let max = d.max_length.unwrap_or(TEXT_MAX).min(TEXT_MAX) as usize;
                 if text.chars().count() > max {
                     Err(format!("Use at most {max} characters"))
                 } else {
@@ -237,24 +214,20 @@ pub fn check_fields(def: &Value, given: &Value) -> Result<Map<String, Value>, BT
     }
 }
 
-/// A select option is a string, or `{value, label}`.
-fn option_value(o: &Value) -> Option<&str> {
-    o.as_str().or_else(|| o["value"].as_str())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
 
-    fn def() -> Value {
-        json!({"customFields": [
+    fn def() -> Vec<CustomField> {
+        serde_json::from_value(json!([
             {"name": "guests", "type": "select", "options": ["1", "2", {"value": "3", "label": {"en": "Three"}}], "required": true},
             {"name": "dietary", "type": "text", "maxLength": 10},
             {"name": "birthday", "type": "date"},
             {"name": "friend", "type": "email"},
             {"name": "terms", "type": "checkbox", "required": true}
-        ]})
+        ]))
+        .unwrap()
     }
 
     #[test]
@@ -297,9 +270,10 @@ mod tests {
     #[test]
     fn an_event_is_over_after_its_end() {
         let now = chrono::DateTime::parse_from_rfc3339("2026-06-01T00:00:00Z").unwrap().with_timezone(&chrono::Utc);
-        assert!(event_over(&json!({"endsAt": "2026-05-31T23:59:59+00:00"}), now));
-        assert!(!event_over(&json!({"endsAt": "2026-06-01T10:00:01+10:00"}), now));
-        assert!(!event_over(&json!({}), now), "no end: open");
+        let event = |v: Value| serde_json::from_value::<portal_tenant::Event>(v).unwrap();
+        assert!(event(json!({"title": "E", "endsAt": "2026-05-31T23:59:59+00:00"})).is_over(now));
+        assert!(!event(json!({"title": "E", "endsAt": "2026-06-01T10:00:01+10:00"})).is_over(now));
+        assert!(!event(json!({"title": "E"})).is_over(now), "no end: open");
     }
 
     #[test]

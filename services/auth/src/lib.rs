@@ -78,7 +78,18 @@ pub async fn build(settings: &Settings) -> anyhow::Result<GrpcApp> {
     let delivery = Delivery::new(settings, &db)?;
     let public_url = url::Url::parse(&settings.public_url).map_err(|e| anyhow::anyhow!("PORTAL_PUBLIC_URL: {e}"))?;
     let geo = portal_common::geo::GeoIp::open(settings)?;
-    let inner = Arc::new(Inner { db, kv, keys, profiles, refdata, delivery, public_url, geo, settings: settings.clone() });
+    let inner = Arc::new(Inner {
+        db,
+        kv,
+        keys,
+        profiles,
+        refdata,
+        delivery,
+        public_url,
+        geo,
+        settings: settings.clone(),
+        config: Default::default(),
+    });
     tokio::spawn(reload_keys(Arc::downgrade(&inner)));
     let routes = tonic::service::Routes::new(AuthServiceServer::new(Auth { inner }));
     GrpcApp::bind(settings, "portal.auth.v1.AuthService", routes).await
@@ -121,6 +132,8 @@ struct Inner {
     /// The approximate place of a sign-in's address, when a GeoIP database is configured.
     geo: portal_common::geo::GeoIp,
     settings: Settings,
+    /// The tenant config from refdata, parsed once per version.
+    config: portal_tenant::Cache,
 }
 
 /// Who an address belongs to.
@@ -247,12 +260,14 @@ impl Inner {
     /// Origins besides the portal's own that links may lead to: the tenant config's
     /// `general.allowedOrigins`, asked of the refdata service.
     async fn allowed_origins(&self) -> Result<Vec<String>, AuthError> {
+        Ok(self.tenant().await?.general.allowed_origins.clone())
+    }
+
+    /// The tenant config, typed: asked of refdata on each use (an edit applies at once), parsed
+    /// only when its text changed.
+    pub(crate) async fn tenant(&self) -> Result<Arc<portal_tenant::Tenant>, AuthError> {
         let cfg = self.refdata.clone().get_config(GetConfigRequest {}).await?.into_inner();
-        let doc: serde_json::Value = serde_json::from_str(&cfg.json).map_err(|e| AuthError::Other(e.into()))?;
-        Ok(doc["general"]["allowedOrigins"]
-            .as_array()
-            .map(|a| a.iter().filter_map(|v| v.as_str().map(str::to_owned)).collect())
-            .unwrap_or_default())
+        self.config.get(&cfg.json).map_err(|e| AuthError::Other(e.into()))
     }
 
     async fn link_target(&self, o: &LinkOptions<'_>) -> Result<LinkTarget, AuthError> {
