@@ -95,6 +95,7 @@ impl Application {
             verifier,
             countries: Arc::default(),
             html_policy: Arc::default(),
+            tenant: Arc::default(),
             static_origin,
             trusted_proxies,
         };

@@ -77,12 +77,8 @@ impl HtmlPolicy {
         }
         let fresh = async {
             let r = s.clients.refdata.clone().get_config(GetConfigRequest {}).await.ok()?.into_inner();
-            let doc: serde_json::Value = serde_json::from_str(&r.json).ok()?;
-            let allowed: Vec<String> = doc["general"]["allowedOrigins"]
-                .as_array()
-                .map(|a| a.iter().filter_map(|v| v.as_str().map(str::to_owned)).collect())
-                .unwrap_or_default();
-            Some(policy(&allowed, doc["general"]["styleUrl"].as_str()))
+            let tenant = s.tenant.typed(&r.json).ok()?;
+            Some(policy(&tenant.general.allowed_origins, tenant.general.style_url.as_deref()))
         }
         .await;
         let mut cached = self.cached.lock().unwrap();

@@ -52,6 +52,8 @@ pub struct AppState {
     pub countries: Arc<crate::routes::refdata::CountriesCache>,
     /// The HTML answers' Content-Security-Policy (with `frame-ancestors` from the tenant's allow-list).
     pub html_policy: Arc<crate::security::HtmlPolicy>,
+    /// The tenant config from refdata, typed and as `/api/config`'s body, once per version.
+    pub tenant: Arc<crate::routes::config::TenantCache>,
     /// Where `index.html` comes from when the front end is served elsewhere (`static_url`).
     pub static_origin: Option<Arc<crate::web::StaticOrigin>>,
 }

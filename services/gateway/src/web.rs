@@ -326,18 +326,25 @@ const MANIFEST_ICON_SIZES: [u32; 6] = [16, 32, 64, 128, 192, 512];
 /// `/manifest.webmanifest`: what an installer needs, from the tenant config (name, description,
 /// theme and background colours), so a brand's change needs no rebuild. Revalidated on each use.
 pub async fn web_manifest(State(s): State<AppState>) -> Response {
-    let doc: serde_json::Value = match s.clients.refdata.clone().get_config(portal_proto::refdata::v1::GetConfigRequest {}).await {
-        Ok(r) => serde_json::from_str(&r.into_inner().json).unwrap_or_default(),
+    let tenant = match s.clients.refdata.clone().get_config(portal_proto::refdata::v1::GetConfigRequest {}).await {
+        Ok(r) => s
+            .tenant
+            .typed(&r.into_inner().json)
+            .map_err(|e| tracing::warn!(error = %e, "tenant config for the web app manifest: defaults"))
+            .ok(),
         Err(e) => {
             tracing::warn!(error = %e, "tenant config unavailable for the web app manifest: defaults");
-            serde_json::Value::Null
+            None
         }
     };
-    let general = &doc["general"];
-    let text = |v: &serde_json::Value, default: &str| v.as_str().filter(|t| !t.trim().is_empty()).unwrap_or(default).to_string();
-    let name = text(&general["siteMeta"]["title"], "My account");
-    let theme = text(&general["theme"]["primary"], "#1f4e79");
-    let background = text(&general["theme"]["background"], &text(&general["background"]["color"], "#ffffff"));
+    let general = tenant.as_ref().map(|t| &t.general);
+    let meta = general.and_then(|g| g.site_meta.as_ref());
+    let colours = general.and_then(|g| g.theme.as_ref());
+    let text = |v: Option<&str>, default: &str| v.filter(|t| !t.trim().is_empty()).unwrap_or(default).to_string();
+    let name = text(meta.and_then(|m| m.title.as_deref()), "My account");
+    let theme = text(colours.and_then(|t| t.primary.as_deref()), "#1f4e79");
+    let page = text(general.and_then(|g| g.background.as_ref()).and_then(|b| b.color.as_deref()), "#ffffff");
+    let background = text(colours.and_then(|t| t.background.as_deref()), &page);
     let mut icons: Vec<serde_json::Value> = MANIFEST_ICON_SIZES
         .iter()
         .map(|n| serde_json::json!({"src": format!("/assets/icon-{n}.png"), "sizes": format!("{n}x{n}"), "type": "image/png", "purpose": "any"}))
@@ -347,7 +354,7 @@ pub async fn web_manifest(State(s): State<AppState>) -> Response {
         "id": "/",
         "name": name,
         "short_name": name.chars().take(12).collect::<String>(),
-        "description": text(&general["siteMeta"]["description"], "Manage your profile, transactions and more"),
+        "description": text(meta.and_then(|m| m.description.as_deref()), "Manage your profile, transactions and more"),
         "start_url": "/home",
         "scope": "/",
         "display": "standalone",
