@@ -1,57 +1,9 @@
-import { useTranslation } from 'react-i18next';
-import { Routes, type RouteDef } from '@portal/runtime';
-import { SubNav, screen } from '@portal/build/mfe-screens';
+import { Routes } from '@portal/runtime';
 import { Providers } from './providers';
+import { PageLinks } from './screens/PageLinks';
+import { routes } from './screens/routes';
 
-/**
- * This MFE's own routes under its prefixes; titles are the spec's screen-view titles (the privacy
- * centre, issue 13, is a page under My Details: /profile/privacy).
- */
-export const routes: RouteDef[] = [
-  {
-    path: '/profile',
-    title: 'My Details',
-    Component: screen(() => import(/* webpackChunkName: "details" */ './features/details/components/MyDetails').then((m) => m.MyDetails)),
-  },
-  {
-    path: '/profile/privacy',
-    title: 'Privacy Centre',
-    Component: screen(() => import(/* webpackChunkName: "privacy" */ './features/privacy/components/Privacy').then((m) => m.Privacy)),
-  },
-  {
-    path: '/size',
-    title: 'My Size',
-    Component: screen(() => import(/* webpackChunkName: "size" */ './features/size/components/MySize').then((m) => m.MySize)),
-  },
-  {
-    path: '/messaging',
-    title: 'Messaging Preferences',
-    Component: screen(() =>
-      import(/* webpackChunkName: "messaging" */ './features/messaging/components/Messaging').then((m) => m.Messaging),
-    ),
-  },
-  {
-    path: '/preference',
-    title: 'Preference',
-    Component: screen(() =>
-      import(/* webpackChunkName: "preference" */ './features/preference/components/Preference').then((m) => m.Preference),
-    ),
-  },
-];
-
-/** Links between this MFE's pages (only the My Details tab is in the shell's tab bar). */
-function PageLinks() {
-  const { t } = useTranslation();
-  const items = [
-    { href: '/profile', label: t('profile.title') },
-    { href: '/size', label: t('size.title') },
-    { href: '/messaging', label: t('messaging.title') },
-    { href: '/preference', label: t('preference.title') },
-    { href: '/profile/privacy', label: t('privacy.navLabel') },
-  ];
-  return <SubNav label={t('nav.label')} items={items} />;
-}
-
+/** The tab's screens (src/screens) on its routes, inside its providers. */
 export function Root() {
   return (
     <Providers>
