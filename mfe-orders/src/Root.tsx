@@ -1,34 +1,9 @@
-import { useTranslation } from 'react-i18next';
-import { Routes, type RouteDef } from '@portal/runtime';
-import { SubNav, screen } from '@portal/build/mfe-screens';
+import { Routes } from '@portal/runtime';
 import { Providers } from './providers';
+import { PageLinks } from './screens/PageLinks';
+import { routes } from './screens/routes';
 
-/** This MFE's own routes; titles are the spec's screen-view titles. */
-export const routes: RouteDef[] = [
-  {
-    path: '/transactions',
-    title: 'My Orders',
-    Component: screen(() => import(/* webpackChunkName: "orders" */ './features/transactions/components/MyOrders').then((m) => m.MyOrders)),
-  },
-  {
-    path: '/claim-transaction',
-    title: 'Claim Transaction',
-    Component: screen(() =>
-      import(/* webpackChunkName: "claim" */ './features/claim/components/ClaimTransaction').then((m) => m.ClaimTransaction),
-    ),
-  },
-];
-
-/** Links between this MFE's pages (only My Orders is in the shell's tab bar). */
-function PageLinks() {
-  const { t } = useTranslation();
-  const items = [
-    { href: '/transactions', label: t('orders.title') },
-    { href: '/claim-transaction', label: t('claim.title') },
-  ];
-  return <SubNav label={t('nav.label')} items={items} />;
-}
-
+/** The tab's screens (src/screens) on its routes, inside its providers. */
 export function Root() {
   return (
     <Providers>

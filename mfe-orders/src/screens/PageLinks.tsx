@@ -1,0 +1,12 @@
+import { useTranslation } from 'react-i18next';
+import { SubNav } from '@portal/build/mfe-screens';
+
+/** Links between this MFE's pages (only My Orders is in the shell's tab bar). */
+export function PageLinks() {
+  const { t } = useTranslation();
+  const items = [
+    { href: '/transactions', label: t('orders.title') },
+    { href: '/claim-transaction', label: t('claim.title') },
+  ];
+  return <SubNav label={t('nav.label')} items={items} />;
+}
