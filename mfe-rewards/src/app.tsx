@@ -1,15 +1,5 @@
-import React from 'react';
-import ReactDOMClient from 'react-dom/client';
-import singleSpaReact from 'single-spa-react';
-import { ErrorState } from '@portal/runtime';
+import { createMfe } from '@portal/build/mfe-app';
 import { Root } from './Root';
 
 // single-spa lifecycles exposed to the shell as ./app.
-const lifecycles = singleSpaReact({
-  React,
-  ReactDOMClient,
-  rootComponent: Root,
-  errorBoundary: (error: Error) => <ErrorState error={error} />,
-});
-
-export const { bootstrap, mount, unmount } = lifecycles;
+export const { bootstrap, mount, unmount, update } = createMfe(Root);
