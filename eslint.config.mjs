@@ -6,7 +6,7 @@
 //     another package's folder): only what its package.json `exports` names;
 //   - inside a tab, a feature (src/features/<name>) imports no other feature: what two features
 //     share lives in the tab's src/api, src/lib or src/components; a feature is put on a screen by
-//     the tab's Root, screens or views.
+//     the tab's screens (src/screens), which its Root puts on its routes.
 // Formatting is Prettier's (.prettierrc); no rule here is about layout.
 import fs from 'node:fs';
 import path from 'node:path';

@@ -13,7 +13,7 @@ export const isQffView = (value: unknown): value is QffView => value === 'summar
 
 // The account views are a chunk of their own (with react-query and their strings): /home, which
 // shows only the summary, never downloads them.
-const AccountView = lazy(() => import(/* webpackChunkName: "account" */ './views/AccountView'));
+const AccountView = lazy(() => import(/* webpackChunkName: "account" */ './screens/AccountView'));
 
 export function Root({ view = 'summary' }: { view?: QffView }) {
   if (view === 'summary') {
