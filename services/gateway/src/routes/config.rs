@@ -268,6 +268,22 @@ pub async fn config(State(s): State<AppState>) -> ApiResult<Response> {
     Ok(([(header::CONTENT_TYPE, HeaderValue::from_static("application/json"))], body).into_response())
 }
 
+/// Checks at start-up that the tenant file fits the public shape `/api/config` answers with,
+/// naming the field when it does not: the typed config accepts a few files this shape refuses (a
+/// `claims` section without `windowDays`), which would otherwise be a 500 on the first
+/// `/api/config`.
+pub fn check_public_shape(path: &std::path::Path) -> anyhow::Result<()> {
+    let text = std::fs::read_to_string(path)?;
+    let mut doc: serde_json::Value = serde_json::from_str(&text)?;
+    if doc.get("lastUpdated").is_none() {
+        // The refdata service adds it (the file's modification time).
+        doc["lastUpdated"] = 0.into();
+    }
+    serde_path_to_error::deserialize::<_, PublicConfig>(doc).map(drop).map_err(|e| {
+        anyhow::anyhow!("tenant config {}: {}: {} (in the shape /api/config answers with)", path.display(), e.path(), e.inner())
+    })
+}
+
 /// The tenant config as the gateway uses it, for the refdata service's current text (asked on
 /// each use, so an edit applies at once): typed (the CSP's allow-list, the web app manifest), and
 /// `/api/config`'s body; each made once per version of the text, not per request.
@@ -293,5 +309,19 @@ impl TenantCache {
         let body = Bytes::from(serde_json::to_vec(&v)?);
         *self.public.lock().unwrap_or_else(|p| p.into_inner()) = Some((json.to_owned(), body.clone()));
         Ok(body)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_public_shape_is_checked_naming_the_field() {
+        let repo = concat!(env!("CARGO_MANIFEST_DIR"), "/../../config/tenant.json");
+        super::check_public_shape(std::path::Path::new(repo)).unwrap();
+        let path = std::env::temp_dir().join(format!("tenant-shape-{}.json", std::process::id()));
+        std::fs::write(&path, r#"{"general": {"tenant": "demo"}, "components": {"claims": {"maxPending": 2}}}"#).unwrap();
+        let e = super::check_public_shape(&path).unwrap_err().to_string();
+        let _ = std::fs::remove_file(&path);
+        assert!(e.contains("components.claims: missing field `windowDays`"), "{e}");
     }
 }
