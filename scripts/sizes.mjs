@@ -1,8 +1,10 @@
 #!/usr/bin/env node
-// `npm run sizes`: gzipped JavaScript of the built portal (public/).
+// `npm run sizes`: JavaScript of the built portal (public/) as it is sent: the build's brotli file
+// (name.js.br) where it wrote one, which the gateway sends to every browser that accepts br (all
+// current ones over HTTPS), else gzipped at level 9.
 // First-load JS is what a browser really fetches to draw a page: public/ is served by a small
 // static server (SPA fallback, /api/* answers 404), Chromium opens the page, and every .js it
-// requested is gzipped from disk (level 9) and summed (the pages come as the gateway answers them:
+// requested is measured as above and summed (the pages come as the gateway answers them:
 // index.html for /, app.html for the rest). Pages: / (login, signed out) and /home
 // signed in (adds the mfe-qff parcel). Without Chromium it falls back to the sum of all shell
 // JS, an upper bound. Also, per remote, the JS fetched from its own folder (/mfe/<package>/) when
@@ -29,7 +31,8 @@ const REMOTE_ROUTES = {
 // The only remote /home may load: the rest wait until their routes are opened.
 const HOME_REMOTES = ['mfe-qff'];
 const out = path.resolve(process.env.PORTAL_OUT_DIR || path.join(REPO, 'public'));
-const gz = (file) => zlib.gzipSync(fs.readFileSync(file), { level: 9 }).length;
+const gz = (file) =>
+  fs.existsSync(`${file}.br`) ? fs.statSync(`${file}.br`).size : zlib.gzipSync(fs.readFileSync(file), { level: 9 }).length;
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 
 if (!fs.existsSync(path.join(out, 'index.html'))) {
@@ -162,7 +165,7 @@ if (pages) {
     const files = pages[name];
     const total = files.reduce((n, f) => n + gz(f), 0);
     if (total > BUDGET_KB * 1024) over.push(`${name} ${kb(total)}`);
-    console.log(`${name}: ${kb(total)} gzipped first-load JS in ${files.length} files`);
+    console.log(`${name}: ${kb(total)} first-load JS as sent (brotli) in ${files.length} files`);
     for (const f of files.sort()) console.log(`    ${kb(gz(f)).padStart(9)}  ${path.relative(out, f)}`);
   }
   const homeRemotes = new Set(
@@ -192,7 +195,7 @@ if (pages) {
   console.log(`Chromium not available: all shell JS (upper bound) ${kb(upper)} gzipped`);
 }
 
-console.log('\nAll JS per package (gzipped, loaded on demand):');
+console.log('\nAll JS per package (as sent, loaded on demand):');
 console.log(`    ${kb(listJs(path.join(out, 'shell')).reduce((n, f) => n + gz(f), 0)).padStart(9)}  shell`);
 const mfeRoot = path.join(out, 'mfe');
 for (const pkg of fs.existsSync(mfeRoot) ? fs.readdirSync(mfeRoot) : []) {
