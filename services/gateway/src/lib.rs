@@ -1,5 +1,6 @@
 //! The gateway: the portal's only public surface. REST routes of the spec under `/api` call the
 //! gRPC services with the caller's identity in metadata; everything else is the front end.
+pub mod caches;
 pub mod error;
 pub mod extract;
 pub mod limits;

@@ -49,11 +49,11 @@ pub struct AppState {
     /// Proxies whose `X-Forwarded-For` is believed (`Settings::trusted_proxies`).
     pub trusted_proxies: Arc<Vec<ipnet::IpNet>>,
     /// The serialised country list, rebuilt only when the data changes.
-    pub countries: Arc<crate::routes::refdata::CountriesCache>,
+    pub countries: Arc<crate::caches::CountriesCache>,
     /// The HTML answers' Content-Security-Policy (with `frame-ancestors` from the tenant's allow-list).
     pub html_policy: Arc<crate::security::HtmlPolicy>,
     /// The tenant config from refdata, typed and as `/api/config`'s body, once per version.
-    pub tenant: Arc<crate::routes::config::TenantCache>,
+    pub tenant: Arc<crate::caches::TenantCache>,
     /// Where `index.html` comes from when the front end is served elsewhere (`static_url`).
     pub static_origin: Option<Arc<crate::web::StaticOrigin>>,
 }

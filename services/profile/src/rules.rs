@@ -3,7 +3,7 @@
 use portal_tenant::Tenant;
 use std::collections::BTreeMap;
 
-pub use portal_tenant::{Claims as ClaimRules, Comms as CommsRules, SizeChart, DEFAULT_ZONE};
+pub use portal_tenant::{Claims as ClaimRules, Comms as CommsRules, SizeChart};
 
 /// What this service needs of the typed tenant config (`portal_tenant`), built once per config
 /// version; the checks (a known time zone, aligned size systems, positive quotas) were done when
@@ -70,7 +70,7 @@ mod tests {
     fn no_profile_section_allows_nothing() {
         let r = ProfileRules::from_config_json(r#"{"general": {"tenant": "t"}, "components": {}}"#).unwrap();
         assert!(r.identities.is_empty() && r.sizes.is_empty() && !r.is_comms_key("email"));
-        assert_eq!((r.zone, r.claims.window_days), (DEFAULT_ZONE, 30));
+        assert_eq!((r.zone, r.claims.window_days), (portal_tenant::DEFAULT_ZONE, 30));
         assert_eq!((r.claims.max_pending, r.claims.max_per_day), (5, 10), "quotas even when the tenant sets none");
         assert!(ProfileRules::from_config_json(r#"{"general": {"tenant": "t", "timeZone": "Mars/Olympus"}}"#).is_err());
     }

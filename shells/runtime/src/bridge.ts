@@ -1,9 +1,9 @@
 // Messages to the native app (native-bridge.ts) and to an embedding page (an iframe; the
 // portal's side of that protocol is shells/portal/src/embed/listener.ts).
-import { postToNative } from './native-bridge';
+import { postToNative, type BridgeMessage } from './native-bridge';
 import { EMBEDDER_PARAM, PORTAL_ACTIONS } from '@portal/embed/protocol';
 
-export type BridgeMessage = { action: string } & Record<string, unknown>;
+export type { BridgeMessage } from './native-bridge';
 
 export { NATIVE_ACTIONS } from './native-bridge';
 

@@ -4,7 +4,9 @@
 //
 // Only the top frame talks to the wrapper: a portal page framed inside another page (even inside
 // the wrapper's WebView, whose bridge an iframe may see too) posts nothing to it.
-import type { BridgeMessage } from './bridge';
+
+/** One message to the native app or an embedding page: an `action` and its details. */
+export type BridgeMessage = { action: string } & Record<string, unknown>;
 
 /** The WKWebView message handler the iOS app registers: `webkit.messageHandlers.portal`. */
 export const IOS_HANDLER = 'portal';

@@ -1,13 +1,11 @@
 use crate::error::{ApiError, ApiResult};
 use crate::state::AppState;
-use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use portal_proto::refdata::v1::GetConfigRequest;
 use serde::{Deserialize, Serialize};
-use std::sync::{Arc, Mutex};
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
@@ -261,7 +259,7 @@ pub struct Theme {
 #[utoipa::path(get, path = "/api/config", tag = "config", responses((status = 200, body = PublicConfig)))]
 pub async fn config(State(s): State<AppState>) -> ApiResult<Response> {
     let r = s.clients.refdata.clone().get_config(GetConfigRequest {}).await?.into_inner();
-    let body = s.tenant.public_body(&r.json).map_err(|e| {
+    let body = s.tenant.public_body::<PublicConfig>(&r.json).map_err(|e| {
         tracing::error!(error = %e, "tenant config does not match the public config shape");
         ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "An unknown error occurred")
     })?;
@@ -282,34 +280,6 @@ pub fn check_public_shape(path: &std::path::Path) -> anyhow::Result<()> {
     serde_path_to_error::deserialize::<_, PublicConfig>(doc).map(drop).map_err(|e| {
         anyhow::anyhow!("tenant config {}: {}: {} (in the shape /api/config answers with)", path.display(), e.path(), e.inner())
     })
-}
-
-/// The tenant config as the gateway uses it, for the refdata service's current text (asked on
-/// each use, so an edit applies at once): typed (the CSP's allow-list, the web app manifest), and
-/// `/api/config`'s body; each made once per version of the text, not per request.
-#[derive(Default)]
-pub struct TenantCache {
-    typed: portal_tenant::Cache,
-    public: Mutex<Option<(String, Bytes)>>,
-}
-
-impl TenantCache {
-    pub fn typed(&self, json: &str) -> Result<Arc<portal_tenant::Tenant>, portal_tenant::ConfigError> {
-        self.typed.get(json)
-    }
-
-    /// `/api/config`'s body: the text in the public shape, serialised.
-    fn public_body(&self, json: &str) -> Result<Bytes, serde_json::Error> {
-        if let Some((text, body)) = self.public.lock().unwrap_or_else(|p| p.into_inner()).as_ref() {
-            if text == json {
-                return Ok(body.clone());
-            }
-        }
-        let v: PublicConfig = serde_json::from_str(json)?;
-        let body = Bytes::from(serde_json::to_vec(&v)?);
-        *self.public.lock().unwrap_or_else(|p| p.into_inner()) = Some((json.to_owned(), body.clone()));
-        Ok(body)
-    }
 }
 
 #[cfg(test)]

@@ -53,11 +53,6 @@ pub struct CountryList {
     pub countries: Vec<CountryBody>,
 }
 
-/// The serialised country list and the age it was built from. The data changes only with a new
-/// data package, so it is built once per change and served as bytes.
-#[derive(Default)]
-pub struct CountriesCache(tokio::sync::RwLock<Option<(i64, axum::body::Bytes)>>);
-
 /// Every country with its states (ISO 3166-1 and 3166-2).
 #[utoipa::path(get, path = "/api/countries", tag = "refdata", responses((status = 200, body = CountryList)))]
 pub async fn countries(State(s): State<AppState>) -> ApiResult<Response> {

@@ -22,7 +22,7 @@ pub struct LoyaltyRules {
 
 impl Default for LoyaltyRules {
     fn default() -> Self {
-        Self::from_loyalty(&portal_tenant::Loyalty::default(), crate::rules::DEFAULT_ZONE)
+        Self::from_loyalty(&portal_tenant::Loyalty::default(), portal_tenant::DEFAULT_ZONE)
     }
 }
 

@@ -314,7 +314,7 @@ async fn debits_race_postgres() {
 
 #[test]
 fn expiring_points_are_grouped_by_local_day() {
-    let zone = crate::rules::DEFAULT_ZONE;
+    let zone = portal_tenant::DEFAULT_ZONE;
     // 2026-12-18 01:00 and 20:00 UTC are the 18th (12:00) and the 19th (07:00) in Melbourne.
     let a = 1_797_555_600; // 2026-12-18T01:00:00Z
     let lots = [(100, a), (50, a + 60), (25, a + 19 * 3600), (5, a + 10 * DAY), (1, a + 20 * DAY)];
