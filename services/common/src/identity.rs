@@ -1,7 +1,9 @@
 //! The caller's identity as the gateway passes it to services in gRPC metadata. Services trust
 //! only these keys (the gateway strips any a client sends) and never a profile id from a body.
 use tonic::metadata::MetadataMap;
-use tonic::Status;
+use tonic::{Request, Status};
+
+use crate::token::{IMPERSONATION_PRIVACY, IMPERSONATION_READ_ONLY};
 
 pub const PID: &str = "x-portal-pid";
 pub const ACTOR: &str = "x-portal-actor";
@@ -38,7 +40,87 @@ pub struct Caller {
     pub auth_time: Option<i64>,
 }
 
+/// Why a guard refused a call. A service maps it into its own error enum, or straight into a
+/// `Status` (`Unauthenticated` / `PermissionDenied` with the spec's message).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refused {
+    /// No signed-in member in the metadata.
+    NotSignedIn,
+    /// A staff user viewing the member's account (the message says why they can't).
+    StaffView(&'static str),
+    /// A staff user signed in as themselves, where only a member may call.
+    NotAMember,
+}
+
+impl From<Refused> for Status {
+    fn from(r: Refused) -> Status {
+        match r {
+            Refused::NotSignedIn => Status::unauthenticated("No signed-in member"),
+            Refused::StaffView(m) => Status::permission_denied(m),
+            Refused::NotAMember => Status::permission_denied("Only members can do this"),
+        }
+    }
+}
+
+/// The guards every service uses to say who may call an RPC. Member data is then always looked
+/// up by the returned caller's `profile_id`, never by an id from the request body.
+/// - [`caller`]: the member, or a staff user viewing that member's account (reads);
+/// - [`writer`]: the member's own session: a staff view is read-only;
+/// - [`owner`]: the member's own session, for the privacy centre (a staff view is refused with
+///   the privacy centre's own message);
+/// - [`member_owner`]: as `owner`, and not a staff user signed in as themselves.
+pub fn caller<T>(req: &Request<T>) -> Result<Caller, Status> {
+    Caller::from_metadata(req.metadata())
+}
+
+/// The member's own session (a staff view can't write). See [`caller`].
+pub fn writer<T>(req: &Request<T>) -> Result<Caller, Status> {
+    Ok(Caller::guard_writer(req.metadata())?)
+}
+
+/// The member's own session, for the privacy centre. See [`caller`].
+pub fn owner<T>(req: &Request<T>) -> Result<Caller, Status> {
+    Ok(Caller::guard_owner(req.metadata())?)
+}
+
+/// A member acting as themselves: no staff view, and not a staff user's own session.
+pub fn member_owner<T>(req: &Request<T>) -> Result<Caller, Status> {
+    Ok(Caller::guard_member_owner(req.metadata())?)
+}
+
 impl Caller {
+    /// [`caller`] on bare metadata, refusing as [`Refused`] (for a service's own error enum).
+    pub fn guard(md: &MetadataMap) -> Result<Caller, Refused> {
+        Caller::from_metadata(md).map_err(|_| Refused::NotSignedIn)
+    }
+
+    /// [`writer`] on bare metadata.
+    pub fn guard_writer(md: &MetadataMap) -> Result<Caller, Refused> {
+        let c = Caller::guard(md)?;
+        if c.actor.is_some() {
+            return Err(Refused::StaffView(IMPERSONATION_READ_ONLY));
+        }
+        Ok(c)
+    }
+
+    /// [`owner`] on bare metadata.
+    pub fn guard_owner(md: &MetadataMap) -> Result<Caller, Refused> {
+        let c = Caller::guard(md)?;
+        if c.actor.is_some() {
+            return Err(Refused::StaffView(IMPERSONATION_PRIVACY));
+        }
+        Ok(c)
+    }
+
+    /// [`member_owner`] on bare metadata.
+    pub fn guard_member_owner(md: &MetadataMap) -> Result<Caller, Refused> {
+        let c = Caller::guard_owner(md)?;
+        if c.staff {
+            return Err(Refused::NotAMember);
+        }
+        Ok(c)
+    }
+
     /// The signed-in member behind a request, or `Unauthenticated`.
     pub fn from_metadata(md: &MetadataMap) -> Result<Caller, Status> {
         let get = |k: &str| md.get(k).and_then(|v| v.to_str().ok()).filter(|s| !s.is_empty()).map(str::to_owned);
@@ -91,6 +173,43 @@ impl Caller {
         }
         if let Some(t) = self.auth_time.and_then(|t| t.to_string().parse().ok()) {
             md.insert(AUTH_TIME, t);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn req(c: &Caller) -> Request<()> {
+        let mut r = Request::new(());
+        c.write_to(r.metadata_mut());
+        r
+    }
+
+    fn member() -> Caller {
+        Caller { profile_id: "prf_1".into(), actor: None, tenant: None, staff: false, token_id: None, token_exp: None, auth_time: None }
+    }
+
+    #[test]
+    fn guards_say_who_may_call() {
+        let m = member();
+        let view = Caller { actor: Some("stf_1".into()), ..member() };
+        let staff = Caller { staff: true, ..member() };
+        assert_eq!(caller(&req(&m)).unwrap(), m);
+        assert_eq!(caller(&req(&view)).unwrap().actor.as_deref(), Some("stf_1"));
+        assert_eq!(writer(&req(&m)).unwrap(), m);
+        assert_eq!(owner(&req(&m)).unwrap(), m);
+        assert_eq!(member_owner(&req(&m)).unwrap(), m);
+
+        let w = writer(&req(&view)).unwrap_err();
+        assert_eq!((w.code(), w.message()), (tonic::Code::PermissionDenied, IMPERSONATION_READ_ONLY));
+        let o = owner(&req(&view)).unwrap_err();
+        assert_eq!((o.code(), o.message()), (tonic::Code::PermissionDenied, IMPERSONATION_PRIVACY));
+        assert_eq!(Caller::guard_member_owner(req(&staff).metadata()), Err(Refused::NotAMember));
+        assert!(owner(&req(&staff)).is_ok());
+        for guard in [caller::<()>, writer, owner, member_owner] {
+            assert_eq!(guard(&Request::new(())).unwrap_err().code(), tonic::Code::Unauthenticated);
         }
     }
 }

@@ -12,7 +12,10 @@ pub mod identity;
 pub mod kv;
 pub mod metrics;
 pub mod telemetry;
-#[doc(hidden)]
+/// Helpers for tests only: compiled into a crate's tests through the `testing` feature
+/// (`[dev-dependencies] portal-common = { workspace = true, features = ["testing"] }`), never
+/// into the services.
+#[cfg(any(test, feature = "testing"))]
 pub mod testing;
 pub mod token;
 

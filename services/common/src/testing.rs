@@ -1,6 +1,118 @@
-//! Helpers for the portal's own tests (not used by the services).
+//! Helpers for the portal's own tests, behind the `testing` feature (never in the services):
+//! skipping a test that needs PostgreSQL or Redis, a private Redis to crash, a GeoIP file, and
+//! the kit a service's own gRPC tests start it with ([`Harness`]).
 
 use std::io::Write;
+
+use crate::config::Settings;
+use crate::grpc::GrpcApp;
+use crate::identity::Caller;
+use secrecy::{ExposeSecret, SecretString};
+
+/// Which storage a service test runs on: SQLite files and the in-process KV store (the
+/// embedded default), or PostgreSQL and Redis (`DATABASE_URL`, `REDIS_URL`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Embedded,
+    External,
+}
+
+/// A service test's settings and storage of its own: a temporary data directory (SQLite) or
+/// PostgreSQL schemas and a Redis prefix no other test uses; the repository's tenant file; gRPC
+/// on loopback port 0. Start services with their `build(&h.settings)` and [`Harness::serve`].
+pub struct Harness {
+    pub settings: Settings,
+    dir: tempfile::TempDir,
+}
+
+impl Harness {
+    /// `None` (and the test reported skipped) for `External` when `DATABASE_URL` and
+    /// `REDIS_URL` are not both set.
+    pub fn new(backend: Backend) -> Option<Harness> {
+        let dir = tempfile::tempdir().expect("temporary directory");
+        let mut settings = Settings {
+            port: 0,
+            grpc_port: 0,
+            data_dir: dir.path().join("data"),
+            tenant_config: concat!(env!("CARGO_MANIFEST_DIR"), "/../../config/tenant.json").into(),
+            kv_prefix: crate::new_id("t_") + ":",
+            schema_prefix: crate::new_id("t") + "_",
+            demo_data: false,
+            ..Settings::default()
+        };
+        if backend == Backend::External {
+            let (Ok(db), Ok(redis)) = (std::env::var("DATABASE_URL"), std::env::var("REDIS_URL")) else {
+                skip("DATABASE_URL and REDIS_URL are not both set");
+                return None;
+            };
+            settings.database_url = Some(SecretString::from(db));
+            settings.redis_url = Some(SecretString::from(redis));
+        }
+        Some(Harness { settings, dir })
+    }
+
+    /// A path inside the test's own temporary directory.
+    pub fn path(&self, name: &str) -> std::path::PathBuf {
+        self.dir.path().join(name)
+    }
+
+    /// Serves a built service in the background until the test ends; its URL (for
+    /// `settings.services.<name>` of the services that call it, or a client's channel).
+    pub fn serve(&self, app: GrpcApp) -> String {
+        let url = app.url();
+        tokio::spawn(app.run(std::future::pending()));
+        url
+    }
+
+    /// Drops the test's PostgreSQL schemas (nothing to do on SQLite: the directory goes with
+    /// the harness).
+    pub async fn finish(self) {
+        use sqlx::{Connection, Executor};
+        let Some(url) = &self.settings.database_url else { return };
+        sqlx::any::install_default_drivers();
+        let mut c = sqlx::AnyConnection::connect(url.expose_secret()).await.expect("PostgreSQL");
+        for svc in ["auth", "profile", "connections", "qff", "refdata"] {
+            c.execute(format!("DROP SCHEMA IF EXISTS {}{svc} CASCADE", self.settings.schema_prefix).as_str()).await.expect("drop schema");
+        }
+    }
+}
+
+/// A request as the gateway sends it for a member's own session.
+pub fn as_member<T>(msg: T, profile_id: &str) -> tonic::Request<T> {
+    with_caller(msg, &Caller { profile_id: profile_id.into(), actor: None, tenant: None, staff: false, token_id: None, token_exp: None, auth_time: None })
+}
+
+/// A request as the gateway sends it for a staff user viewing a member's account.
+pub fn as_staff_view<T>(msg: T, profile_id: &str, staff_id: &str) -> tonic::Request<T> {
+    with_caller(msg, &Caller { profile_id: profile_id.into(), actor: Some(staff_id.into()), tenant: None, staff: false, token_id: None, token_exp: None, auth_time: None })
+}
+
+/// A request carrying the given caller in its metadata.
+pub fn with_caller<T>(msg: T, caller: &Caller) -> tonic::Request<T> {
+    let mut r = tonic::Request::new(msg);
+    caller.write_to(r.metadata_mut());
+    r
+}
+
+/// Declares, for each named `async fn name(backend: Backend)`, a test on each backend:
+/// `name::embedded` and `name::external` (the latter skipped without PostgreSQL and Redis).
+#[macro_export]
+macro_rules! both_backends {
+    ($($name:ident),* $(,)?) => {
+        $(
+            mod $name {
+                #[tokio::test]
+                async fn embedded() {
+                    super::$name($crate::testing::Backend::Embedded).await
+                }
+                #[tokio::test]
+                async fn external() {
+                    super::$name($crate::testing::Backend::External).await
+                }
+            }
+        )*
+    };
+}
 
 /// A test that cannot run here (PostgreSQL or Redis not configured) says so and returns early.
 /// libtest has no "skipped" outcome, so it counts as passed; with `PORTAL_TEST_SKIPS` set to a
