@@ -91,10 +91,23 @@ function swcRule() {
   };
 }
 
+/**
+ * The shell's stylesheet: shells/portal/src/styles/*.css, one file per area, joined in the order
+ * of their names (the number in front of each is its place in the cascade).
+ */
+function portalCss() {
+  const dir = path.join(__dirname, '..', 'portal', 'src', 'styles');
+  const files = fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.css'))
+    .sort();
+  return files.map((f) => fs.readFileSync(path.join(dir, f), 'utf8')).join('\n');
+}
+
 /** index.html for running one MFE without the shell (styles from the shell's CSS). */
 function standalonePage(title) {
   const HtmlWebpackPlugin = require('html-webpack-plugin');
-  const css = fs.readFileSync(path.join(__dirname, '..', 'portal', 'src', 'portal.css'), 'utf8');
+  const css = portalCss();
   return new HtmlWebpackPlugin({
     templateContent: `<!doctype html><html lang="en" dir="ltr"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title><style>${css}</style></head><body><main id="main"><div id="root"></div></main></body></html>`,
     chunks: ['main'],
@@ -194,4 +207,14 @@ function precompress() {
   ];
 }
 
-module.exports = { optimization, hashedFilename, sharedSingletons, swcRule, setting, createMfeConfig, precompress, SHARED_FROM };
+module.exports = {
+  optimization,
+  hashedFilename,
+  sharedSingletons,
+  swcRule,
+  setting,
+  createMfeConfig,
+  precompress,
+  portalCss,
+  SHARED_FROM,
+};

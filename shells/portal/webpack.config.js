@@ -2,10 +2,9 @@
 // (prerender.cjs): the login page → <out>/index.html, the signed-in frame → <out>/app.html.
 // The remote list is read at run time from /mfe-manifest.json, never baked in here.
 const path = require('node:path');
-const fs = require('node:fs');
 const HtmlWebpackPlugin = require('html-webpack-plugin');
 const { ModuleFederationPlugin } = require('@module-federation/enhanced/webpack');
-const { optimization, hashedFilename, sharedSingletons, swcRule, setting, precompress } = require('@portal/build');
+const { optimization, hashedFilename, sharedSingletons, swcRule, setting, precompress, portalCss } = require('@portal/build');
 const { StartAfterPaint } = require('./start-after-paint.cjs');
 const { prerenderConfig, DrawPages } = require('./prerender.cjs');
 const pkg = require('./package.json');
@@ -13,7 +12,7 @@ const pkg = require('./package.json');
 module.exports = (env = {}, argv = {}) => {
   const outRoot = path.resolve(setting(env, 'outDir', 'PORTAL_OUT_DIR', path.join(__dirname, 'dist')));
   const mode = argv.mode || 'production';
-  const css = fs.readFileSync(path.join(__dirname, 'src', 'portal.css'), 'utf8');
+  const css = portalCss();
   // The same document for both pages: the stylesheet inline and the script (StartAfterPaint);
   // `prerender` names the page drawn into its root, `mustShow` what its markup must hold (else
   // the build fails).
