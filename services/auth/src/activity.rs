@@ -5,6 +5,8 @@
 //! definition. The activity is recorded when the member proves who they are, once: a visit once
 //! per store per local day (in the store's time zone), an attendance once per event.
 use crate::error::AuthError;
+use crate::state::Inner;
+use crate::store;
 use portal_common::email::Email;
 use portal_proto::auth::v1 as pb;
 use portal_proto::refdata::v1::ListLocationsRequest;
@@ -40,7 +42,7 @@ pub struct Pending {
 /// The default time zone (spec 9) for a store without one.
 const DEFAULT_TIME_ZONE: &str = "Australia/Melbourne";
 
-impl super::Inner {
+impl Inner {
     /// Checks a sign-in's `mode`, `location`, `eventData` and `customFields` and says what to
     /// record when the member signs in. A plain sign-in (no mode) records nothing.
     pub(crate) async fn pending(&self, mode: &str, location: &str, event_data: &str, custom_fields: &str) -> Result<Pending, AuthError> {
@@ -95,21 +97,8 @@ impl super::Inner {
             "event" => (&p.event, p.event.clone()),
             _ => return Ok(None),
         };
-        let done = sqlx::query(
-            "INSERT INTO sign_in_activity (id, profile_id, kind, location, event_data, custom_fields, at, once_key)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (profile_id, kind, once_key) DO NOTHING",
-        )
-        .bind(portal_common::new_id("act_"))
-        .bind(pid)
-        .bind(&p.mode)
-        .bind(&p.location)
-        .bind(&p.event_data)
-        .bind(&p.custom_fields)
-        .bind(Self::now())
-        .bind(&once_key)
-        .execute(&self.db.pool)
-        .await?;
-        Ok(Some(pb::Activity { kind: p.mode.clone(), key: key.clone(), name: p.name.clone(), recorded: done.rows_affected() == 1 }))
+        let recorded = store::activity::record(&self.db, pid, p, Self::now(), &once_key).await?;
+        Ok(Some(pb::Activity { kind: p.mode.clone(), key: key.clone(), name: p.name.clone(), recorded }))
     }
 }
 

@@ -1,7 +1,9 @@
 //! Getting a message to a person: SMTP (lettre) when `SMTP_URL` is set, an HTTP SMS provider
 //! when `SMS_URL` is set, and in dev mode the outbox for whichever is not configured. In
 //! production with nothing configured the message is dropped with an error in the log.
-use crate::outbox;
+use crate::error::AuthError;
+use crate::state::Inner;
+use crate::store::outbox;
 use anyhow::Context;
 use lettre::message::Mailbox;
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
@@ -77,5 +79,20 @@ impl Delivery {
                 Ok(())
             }
         }
+    }
+}
+
+impl Inner {
+    /// The dev outbox, newest first: at most `limit` messages (50 when 0, never more than 500).
+    /// Only in dev mode.
+    pub(crate) async fn list_outbox(&self, limit: u32) -> Result<Vec<portal_proto::auth::v1::OutboxMessage>, AuthError> {
+        if !self.settings.is_dev() {
+            return Err(AuthError::DevOnly);
+        }
+        let limit = match limit {
+            0 => 50,
+            n => n.min(500),
+        };
+        outbox::list(&self.db, limit).await
     }
 }

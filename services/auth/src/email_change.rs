@@ -12,14 +12,16 @@
 use crate::delivery::Outgoing;
 use crate::error::AuthError;
 use crate::privacy::mask;
-use crate::{code_hash, Inner, MAX_CODE_ATTEMPTS};
+use crate::signin::MAX_CODE_ATTEMPTS;
+use crate::staff::EMAIL_CHANGED;
+use crate::state::{code_hash, Inner};
+use crate::store::email_changes::{self as store, NewChange};
 use portal_common::email::Email;
 use portal_common::identity::Caller;
 use portal_common::token;
 use portal_proto::auth::v1 as pb;
 use portal_proto::profile::v1 as profile_pb;
 use serde::{Deserialize, Serialize};
-use sqlx::Row;
 use std::time::Duration;
 
 /// What a member is told when their sign-in is too old to change the address.
@@ -69,9 +71,7 @@ impl Inner {
 
     /// Whether the member undid a change within `LOCK_SECS`.
     async fn change_locked(&self, pid: &str, now: i64) -> Result<bool, AuthError> {
-        let row =
-            sqlx::query("SELECT MAX(undone_at) AS at FROM email_changes WHERE profile_id = $1").bind(pid).fetch_one(&self.db.pool).await?;
-        Ok(row.get::<Option<i64>, _>("at").is_some_and(|at| now - at < LOCK_SECS))
+        Ok(store::last_undone(&self.db, pid).await?.is_some_and(|at| now - at < LOCK_SECS))
     }
 
     pub(crate) async fn start_email_change(
@@ -178,19 +178,16 @@ impl Inner {
         }
         let undo = random_token();
         let now = Self::now();
-        sqlx::query(
-            "INSERT INTO email_changes (id, profile_id, old_email, new_email, changed_at, undo_hash, undo_until) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-        )
-        .bind(portal_common::new_id("emc_"))
-        .bind(&c.profile_id)
-        .bind(&old.email)
-        .bind(email.as_str())
-        .bind(now)
-        .bind(token::hash_hex(&undo))
-        .bind(now + UNDO_SECS)
-        .execute(&self.db.pool)
-        .await?;
-        let signed_out = self.end_sessions_of(&c.profile_id, c.token_id.as_deref(), crate::EMAIL_CHANGED).await?;
+        let change = NewChange {
+            profile_id: &c.profile_id,
+            old_email: &old.email,
+            new_email: email.as_str(),
+            changed_at: now,
+            undo_hash: &token::hash_hex(&undo),
+            undo_until: now + UNDO_SECS,
+        };
+        store::insert(&self.db, &change).await?;
+        let signed_out = self.end_sessions_of(&c.profile_id, c.token_id.as_deref(), EMAIL_CHANGED).await?;
         let mut link = self.public_url.join("/email-change/undo").map_err(|e| AuthError::Other(e.into()))?;
         link.query_pairs_mut().append_pair("key", &undo);
         let text = format!(
@@ -212,23 +209,10 @@ impl Inner {
         if key.is_empty() || key.len() > 128 {
             return Err(AuthError::Unauthenticated(UNDO_UNUSABLE));
         }
-        let row = sqlx::query(
-            "SELECT id, profile_id, old_email FROM email_changes WHERE undo_hash = $1 AND undone_at IS NULL AND undo_until > $2",
-        )
-        .bind(token::hash_hex(key))
-        .bind(now)
-        .fetch_optional(&self.db.pool)
-        .await?
-        .ok_or(AuthError::Unauthenticated(UNDO_UNUSABLE))?;
-        let (id, pid, old): (String, String, String) = (row.get("id"), row.get("profile_id"), row.get("old_email"));
+        let (id, pid, old) =
+            store::undoable(&self.db, &token::hash_hex(key), now).await?.ok_or(AuthError::Unauthenticated(UNDO_UNUSABLE))?;
         // Of two concurrent undos, one does it.
-        let took = sqlx::query("UPDATE email_changes SET undone_at = $2 WHERE id = $1 AND undone_at IS NULL")
-            .bind(&id)
-            .bind(now)
-            .execute(&self.db.pool)
-            .await?
-            .rows_affected();
-        if took != 1 {
+        if !store::mark_undone(&self.db, &id, now).await? {
             return Err(AuthError::Unauthenticated(UNDO_UNUSABLE));
         }
         // Whatever the address is now (changed again since?), the old one comes back.
@@ -237,13 +221,9 @@ impl Inner {
             .change_email(profile_pb::ChangeEmailRequest { profile_id: pid.clone(), email: old.clone(), expect: String::new() })
             .await?;
         // Later changes can no longer be undone from the addresses they moved to.
-        sqlx::query("UPDATE email_changes SET undone_at = $2 WHERE profile_id = $1 AND undone_at IS NULL")
-            .bind(&pid)
-            .bind(now)
-            .execute(&self.db.pool)
-            .await?;
+        store::mark_all_undone(&self.db, &pid, now).await?;
         self.kv.del(&change_key(&self.settings.tenant, &pid)).await?;
-        self.end_sessions_of(&pid, None, crate::EMAIL_CHANGED).await?;
+        self.end_sessions_of(&pid, None, EMAIL_CHANGED).await?;
         tracing::info!("member undid a change of their sign-in address");
         Ok(pb::UndoEmailChangeResponse {
             message: format!(

@@ -1,5 +1,6 @@
 //! The auth service's errors. Each variant's doc says the gRPC code it becomes (and so the HTTP
 //! status the gateway answers); unexpected failures are logged and leave as an opaque `Internal`.
+use portal_common::identity::Refused;
 use std::collections::BTreeMap;
 use tonic::{Code, Status};
 
@@ -60,6 +61,18 @@ pub enum AuthError {
 impl AuthError {
     pub fn field(field: &str, problem: &str) -> Self {
         AuthError::Fields(BTreeMap::from([(field.to_string(), problem.to_string())]))
+    }
+}
+
+/// A common identity guard's refusal, with auth's own codes and messages: no caller is
+/// `NotSignedIn` ("Please log in to continue"), a refused staff view or staff user `Forbidden`.
+impl From<Refused> for AuthError {
+    fn from(r: Refused) -> AuthError {
+        match r {
+            Refused::NotSignedIn => AuthError::NotSignedIn,
+            Refused::StaffView(m) => AuthError::Forbidden(m),
+            Refused::NotAMember => AuthError::Forbidden("Only members can do this"),
+        }
     }
 }
 

@@ -3,8 +3,10 @@
 //! here and deleted when a session ends. A check writes the key and then reads the record again,
 //! so a sign-out that lands between the two still wins: the key is deleted again.
 use crate::error::AuthError;
-use crate::sessions::{self, State};
-use crate::Inner;
+use crate::staff::STAFF_SIGNED_OUT;
+use crate::state::Inner;
+use crate::store::sessions::{self, State};
+use portal_common::identity::Caller;
 use portal_common::token;
 use std::time::Duration;
 
@@ -45,7 +47,7 @@ impl Inner {
         self.kv.del(&token::live_key(id)).await?;
         for (view, member, staff_id, staff_name) in sessions::open_views_of(&self.db, id).await? {
             if sessions::mark_revoked(&self.db, &view, now).await? {
-                self.log_access_token(&member, &staff_id, &staff_name, "stop", crate::STAFF_SIGNED_OUT, &view, 0).await?;
+                self.log_access_token(&member, &staff_id, &staff_name, "stop", STAFF_SIGNED_OUT, &view, 0).await?;
             }
             self.kv.del(&token::live_key(&view)).await?;
         }
@@ -69,5 +71,17 @@ impl Inner {
             }
         }
         Ok(n)
+    }
+
+    /// Signs the caller out. A staff user's own sign-out ends every view of a member's account
+    /// it opened, too.
+    pub(crate) async fn logout(&self, c: &Caller) -> Result<(), AuthError> {
+        let jti = c.token_id.clone().ok_or(AuthError::NotSignedIn)?;
+        let ended = self.end_session(&jti).await?;
+        if let (true, Some(staff_id)) = (ended, &c.actor) {
+            let name = self.staff_name(staff_id).await?.unwrap_or_default();
+            self.log_access_token(&c.profile_id, staff_id, &name, "stop", "", &jti, 0).await?;
+        }
+        Ok(())
     }
 }

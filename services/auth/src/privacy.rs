@@ -7,15 +7,16 @@
 //! stays confirmed (for `ERASURE_WINDOW_SECS`) until `erase` finishes, so an erasure that failed
 //! midway in another service can be tried again with the same code; `erase` deletes it last.
 use crate::error::AuthError;
-use crate::sessions::{self, Origin};
-use crate::{code_key, Inner, MAX_CODE_ATTEMPTS};
+use crate::signin::{code_key, MAX_CODE_ATTEMPTS};
+use crate::staff::{ACCOUNT_DELETED, MEMBER_ENDED_VIEW};
+use crate::state::{code_hash, Inner};
+use crate::store::{self, sessions};
 use portal_common::email::Email;
 use portal_common::identity::Caller;
-use portal_common::token::{self, IMPERSONATION_PRIVACY};
+use portal_common::token;
 use portal_proto::auth::v1 as pb;
 use portal_proto::profile::v1 as profile_pb;
 use serde::{Deserialize, Serialize};
-use sqlx::Row;
 use std::time::Duration;
 
 /// The field error for a deletion code that is wrong, expired or never sent.
@@ -48,24 +49,6 @@ pub fn mask(email: &str) -> String {
     }
 }
 
-/// The caller, acting as themselves.
-pub fn owner(md: &tonic::metadata::MetadataMap) -> Result<Caller, AuthError> {
-    let c = Caller::from_metadata(md).map_err(|_| AuthError::NotSignedIn)?;
-    if c.actor.is_some() {
-        return Err(AuthError::Forbidden(IMPERSONATION_PRIVACY));
-    }
-    Ok(c)
-}
-
-/// A member acting as themselves (a staff user has no account to export or delete).
-pub fn member_owner(md: &tonic::metadata::MetadataMap) -> Result<Caller, AuthError> {
-    let c = owner(md)?;
-    if c.staff {
-        return Err(AuthError::Forbidden("Only members can do this"));
-    }
-    Ok(c)
-}
-
 impl Inner {
     /// The caller's live sessions, and the live staff views of their account.
     pub(crate) async fn list_sessions(&self, c: &Caller) -> Result<pb::ListSessionsResponse, AuthError> {
@@ -86,12 +69,8 @@ impl Inner {
         }
         let view = listed.staff_views.iter().find(|v| v.id == id).ok_or(AuthError::NotFound("No such session"))?;
         if self.end_session(id).await? {
-            let staff_id = sqlx::query("SELECT staff_id FROM sessions WHERE id = $1")
-                .bind(id)
-                .fetch_one(&self.db.pool)
-                .await?
-                .get::<String, _>("staff_id");
-            self.log_access_token(&c.profile_id, &staff_id, &view.staff_name, "stop", crate::MEMBER_ENDED_VIEW, id, 0).await?;
+            let staff_id = sessions::staff_of(&self.db, id).await?;
+            self.log_access_token(&c.profile_id, &staff_id, &view.staff_name, "stop", MEMBER_ENDED_VIEW, id, 0).await?;
         }
         Ok(())
     }
@@ -126,7 +105,7 @@ impl Inner {
         self.limit("erase-code", Some(&email), ip, 1).await?;
         let code = format!("{:06}", rand::thread_rng().gen_range(0..1_000_000u32));
         let key = erase_key(&self.settings.tenant, &c.profile_id);
-        let record = DeletionRecord { code_hash: crate::code_hash(&key, &code), confirmed: false, email: email.clone(), phone };
+        let record = DeletionRecord { code_hash: code_hash(&key, &code), confirmed: false, email: email.clone(), phone };
         let ttl = Duration::from_secs(self.ttl() as u64);
         self.kv.set(&key, &serde_json::to_vec(&record).map_err(|e| AuthError::Other(e.into()))?, Some(ttl)).await?;
         self.kv.del(&format!("{key}:attempts")).await?;
@@ -154,7 +133,7 @@ impl Inner {
         let wrong = || AuthError::field("code", DELETION_CODE_WRONG);
         let raw = self.kv.get(&key).await?.ok_or_else(wrong)?;
         let mut record: DeletionRecord = serde_json::from_slice(&raw).map_err(|e| AuthError::Other(e.into()))?;
-        if code.len() != 6 || record.code_hash != crate::code_hash(&key, code) {
+        if code.len() != 6 || record.code_hash != code_hash(&key, code) {
             return Err(wrong());
         }
         // The address may have changed since the code was sent; after a partial erasure the
@@ -174,34 +153,8 @@ impl Inner {
     pub(crate) async fn export(&self, c: &Caller) -> Result<pb::MemberExport, AuthError> {
         let sessions = sessions::all(&self.db, &c.profile_id, c.token_id.as_deref()).await?;
         let staff_access_log = self.access_log(&c.profile_id, None).await?;
-        let sign_in_activity =
-            sqlx::query("SELECT kind, location, event_data, custom_fields, at FROM sign_in_activity WHERE profile_id = $1 ORDER BY at, id")
-                .bind(&c.profile_id)
-                .fetch_all(&self.db.pool)
-                .await?
-                .into_iter()
-                .map(|r| pb::SignInActivity {
-                    kind: r.get("kind"),
-                    location: r.get("location"),
-                    event_data_json: r.get("event_data"),
-                    custom_fields_json: r.get("custom_fields"),
-                    at: r.get("at"),
-                })
-                .collect();
-        let email_changes = sqlx::query(
-            "SELECT old_email, new_email, changed_at, undone_at FROM email_changes WHERE profile_id = $1 ORDER BY changed_at, id",
-        )
-        .bind(&c.profile_id)
-        .fetch_all(&self.db.pool)
-        .await?
-        .into_iter()
-        .map(|r| pb::EmailChange {
-            old_email: r.get("old_email"),
-            new_email: r.get("new_email"),
-            changed_at: r.get("changed_at"),
-            undone_at: r.get::<Option<i64>, _>("undone_at").unwrap_or(0),
-        })
-        .collect();
+        let sign_in_activity = store::activity::all(&self.db, &c.profile_id).await?;
+        let email_changes = store::email_changes::all(&self.db, &c.profile_id).await?;
         Ok(pb::MemberExport { sessions, staff_access_log, sign_in_activity, email_changes })
     }
 
@@ -220,21 +173,10 @@ impl Inner {
         }
         // Every other session ends first, staff views of the account included (their "stop"
         // entries join the access log before it is anonymised); the calling one ends last.
-        self.end_sessions_of(pid, c.token_id.as_deref(), crate::ACCOUNT_DELETED).await?;
+        self.end_sessions_of(pid, c.token_id.as_deref(), ACCOUNT_DELETED).await?;
         // Staff access stays on the staff side of the record, under an id that leads nowhere;
         // what staff wrote about the member goes.
-        let mut tx = self.db.begin().await?;
-        sqlx::query("DELETE FROM sign_in_activity WHERE profile_id = $1").bind(pid).execute(&mut *tx).await?;
-        sqlx::query("DELETE FROM email_changes WHERE profile_id = $1").bind(pid).execute(&mut *tx).await?;
-        sqlx::query("UPDATE access_log SET profile_id = $2, reason = '' WHERE profile_id = $1")
-            .bind(pid)
-            .bind(portal_common::new_id("anon_"))
-            .execute(&mut *tx)
-            .await?;
-        for to in [&record.email, &record.phone].into_iter().filter(|t| !t.is_empty()) {
-            sqlx::query("DELETE FROM outbox WHERE recipient = $1").bind(to).execute(&mut *tx).await?;
-        }
-        tx.commit().await?;
+        store::forget_member(&self.db, pid, &portal_common::new_id("anon_"), &[&record.email, &record.phone]).await?;
         if let Ok(email) = Email::parse(&record.email) {
             let code = code_key(&self.settings.tenant, &email);
             self.kv.del(&code).await?;
@@ -252,52 +194,6 @@ impl Inner {
         self.kv.del(&key).await?;
         Ok(())
     }
-
-    /// Staff access to the member's account, newest first; a view that ran out without an
-    /// explicit stop is shown as stopped when its token expired. At most `limit` entries read.
-    pub(crate) async fn access_log(&self, pid: &str, limit: Option<i64>) -> Result<Vec<pb::AccessLogEntry>, AuthError> {
-        let rows = sqlx::query(
-            "SELECT action, staff_id, staff_name, reason, at_ms, token_id, ends_at_ms FROM access_log WHERE profile_id = $1
-             ORDER BY at_ms DESC, id DESC LIMIT $2",
-        )
-        .bind(pid)
-        .bind(limit.unwrap_or(i64::MAX))
-        .fetch_all(&self.db.pool)
-        .await?;
-        let entry = |r: &sqlx::any::AnyRow| pb::AccessLogEntry {
-            action: r.get("action"),
-            staff_id: r.get("staff_id"),
-            staff_name: r.get("staff_name"),
-            reason: r.get("reason"),
-            at: r.get::<i64, _>("at_ms") / 1000,
-        };
-        let stopped: std::collections::HashSet<String> =
-            rows.iter().filter(|r| r.get::<String, _>("action") == "stop").map(|r| r.get("token_id")).collect();
-        let now_ms = chrono::Utc::now().timestamp_millis();
-        let mut entries: Vec<pb::AccessLogEntry> = rows.iter().map(entry).collect();
-        for r in &rows {
-            let (token, ends) = (r.get::<String, _>("token_id"), r.get::<i64, _>("ends_at_ms"));
-            if r.get::<String, _>("action") == "start" && !token.is_empty() && ends > 0 && ends <= now_ms && !stopped.contains(&token) {
-                entries.push(pb::AccessLogEntry { action: "stop".into(), reason: crate::EXPIRED_VIEW.into(), at: ends / 1000, ..entry(r) });
-            }
-        }
-        entries.sort_by_key(|e| std::cmp::Reverse(e.at));
-        Ok(entries)
-    }
-}
-
-/// Records a session just issued; `origin` is where the sign-in came from, `staff` says whose
-/// view of the member's account it is, for a staff view.
-pub(crate) async fn record_session(
-    inner: &Inner,
-    claims: &portal_common::token::Claims,
-    signed_in_at: i64,
-    origin: &Origin,
-    staff: Option<sessions::ViewOf<'_>>,
-) -> Result<(), AuthError> {
-    let s = sessions::NewSession { id: &claims.jti, profile_id: &claims.pid, signed_in_at, expires_at: claims.exp, staff };
-    sessions::record(&inner.db, &inner.geo, &s, origin).await?;
-    Ok(())
 }
 
 #[cfg(test)]

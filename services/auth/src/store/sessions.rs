@@ -5,6 +5,7 @@
 //! empty in-process KV after a restart loses no sign-out. Staff views of a member's account
 //! (impersonation) are sessions too, under the member, tied to the staff user's own session
 //! (`parent_id`): "My sessions" lists them apart, and ending either ends the view.
+use super::Result;
 use crate::device;
 use portal_common::db::Db;
 use portal_common::geo::GeoIp;
@@ -69,7 +70,7 @@ fn row(r: &AnyRow, current: Option<&str>) -> pb::Session {
 
 /// Records a new session, with its device, truncated address and place; the member's expired
 /// records go at the same time.
-pub async fn record(db: &Db, geo: &GeoIp, s: &NewSession<'_>, origin: &Origin) -> Result<(), sqlx::Error> {
+pub async fn record(db: &Db, geo: &GeoIp, s: &NewSession<'_>, origin: &Origin) -> Result<()> {
     let dev = origin.user_agent.as_deref().map(device::parse).unwrap_or_default();
     let addr = origin.ip.as_deref().and_then(|ip| ip.parse::<std::net::IpAddr>().ok());
     let place = addr.and_then(|a| geo.place(a)).unwrap_or_default();
@@ -102,12 +103,13 @@ pub async fn record(db: &Db, geo: &GeoIp, s: &NewSession<'_>, origin: &Origin) -
     .bind(parent_id)
     .execute(&mut *tx)
     .await?;
-    tx.commit().await
+    tx.commit().await?;
+    Ok(())
 }
 
 /// Whether session `id` is live at `now`; a live one is marked as seen now. `idle_secs`: the
 /// longest a session may go unused.
-pub async fn check(db: &Db, id: &str, now: i64, idle_secs: i64) -> Result<State, sqlx::Error> {
+pub async fn check(db: &Db, id: &str, now: i64, idle_secs: i64) -> Result<State> {
     let seen = sqlx::query(
         "UPDATE sessions SET last_seen_at = $2 WHERE id = $1 AND revoked_at IS NULL AND expires_at > $2 AND last_seen_at >= $3",
     )
@@ -129,14 +131,14 @@ pub async fn check(db: &Db, id: &str, now: i64, idle_secs: i64) -> Result<State,
 }
 
 /// Whether session `id` has been signed out (or was never recorded).
-pub async fn ended(db: &Db, id: &str) -> Result<bool, sqlx::Error> {
+pub async fn ended(db: &Db, id: &str) -> Result<bool> {
     let row = sqlx::query("SELECT revoked_at FROM sessions WHERE id = $1").bind(id).fetch_optional(&db.pool).await?;
     Ok(row.is_none_or(|r| r.get::<Option<i64>, _>("revoked_at").is_some()))
 }
 
 /// The session `id`'s holder and when they really signed in, while it is neither signed out nor
 /// expired: what a renewal carries over.
-pub async fn holder(db: &Db, id: &str, now: i64) -> Result<Option<(String, i64)>, sqlx::Error> {
+pub async fn holder(db: &Db, id: &str, now: i64) -> Result<Option<(String, i64)>> {
     Ok(sqlx::query("SELECT profile_id, auth_time FROM sessions WHERE id = $1 AND revoked_at IS NULL AND expires_at > $2")
         .bind(id)
         .bind(now)
@@ -147,9 +149,9 @@ pub async fn holder(db: &Db, id: &str, now: i64) -> Result<Option<(String, i64)>
 
 /// The live sessions of `pid` (`views`: staff views of their account instead of their own
 /// sessions), newest sign-in first.
-async fn live_rows(db: &Db, pid: &str, now: i64, idle_secs: i64, views: bool) -> Result<Vec<AnyRow>, sqlx::Error> {
+async fn live_rows(db: &Db, pid: &str, now: i64, idle_secs: i64, views: bool) -> Result<Vec<AnyRow>> {
     let kind = if views { "staff_id <> ''" } else { "staff_id = ''" };
-    sqlx::query(&format!(
+    Ok(sqlx::query(&format!(
         "SELECT {COLS}, staff_name FROM sessions WHERE profile_id = $1 AND {kind} AND revoked_at IS NULL AND expires_at > $2 AND last_seen_at >= $3
          ORDER BY signed_in_at DESC, recorded_at_ms DESC, id DESC"
     ))
@@ -157,16 +159,16 @@ async fn live_rows(db: &Db, pid: &str, now: i64, idle_secs: i64, views: bool) ->
     .bind(now)
     .bind(now - idle_secs)
     .fetch_all(&db.pool)
-    .await
+    .await?)
 }
 
 /// The member's own sessions that are live, newest sign-in first.
-pub async fn live(db: &Db, pid: &str, current: Option<&str>, now: i64, idle_secs: i64) -> Result<Vec<pb::Session>, sqlx::Error> {
+pub async fn live(db: &Db, pid: &str, current: Option<&str>, now: i64, idle_secs: i64) -> Result<Vec<pb::Session>> {
     Ok(live_rows(db, pid, now, idle_secs, false).await?.iter().map(|r| row(r, current)).collect())
 }
 
 /// Staff views of the member's account that are live, newest first.
-pub async fn views(db: &Db, pid: &str, now: i64, idle_secs: i64) -> Result<Vec<pb::StaffView>, sqlx::Error> {
+pub async fn views(db: &Db, pid: &str, now: i64, idle_secs: i64) -> Result<Vec<pb::StaffView>> {
     Ok(live_rows(db, pid, now, idle_secs, true)
         .await?
         .iter()
@@ -181,7 +183,7 @@ pub async fn views(db: &Db, pid: &str, now: i64, idle_secs: i64) -> Result<Vec<p
 }
 
 /// Every record kept for the member, revoked and expired ones too (the data export).
-pub async fn all(db: &Db, pid: &str, current: Option<&str>) -> Result<Vec<pb::Session>, sqlx::Error> {
+pub async fn all(db: &Db, pid: &str, current: Option<&str>) -> Result<Vec<pb::Session>> {
     let rows = sqlx::query(&format!(
         "SELECT {COLS} FROM sessions WHERE profile_id = $1 AND staff_id = '' ORDER BY signed_in_at DESC, recorded_at_ms DESC, id DESC"
     ))
@@ -192,7 +194,7 @@ pub async fn all(db: &Db, pid: &str, current: Option<&str>) -> Result<Vec<pb::Se
 }
 
 /// Records that a session is over; true if this call ended it (of two racing, one does).
-pub async fn mark_revoked(db: &Db, id: &str, now: i64) -> Result<bool, sqlx::Error> {
+pub async fn mark_revoked(db: &Db, id: &str, now: i64) -> Result<bool> {
     let n = sqlx::query("UPDATE sessions SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL")
         .bind(id)
         .bind(now)
@@ -203,7 +205,7 @@ pub async fn mark_revoked(db: &Db, id: &str, now: i64) -> Result<bool, sqlx::Err
 }
 
 /// The staff views opened by session `parent_id` that are not ended yet: (id, member id, staff id, staff name).
-pub async fn open_views_of(db: &Db, parent_id: &str) -> Result<Vec<(String, String, String, String)>, sqlx::Error> {
+pub async fn open_views_of(db: &Db, parent_id: &str) -> Result<Vec<(String, String, String, String)>> {
     Ok(sqlx::query("SELECT id, profile_id, staff_id, staff_name FROM sessions WHERE parent_id = $1 AND revoked_at IS NULL")
         .bind(parent_id)
         .fetch_all(&db.pool)
@@ -214,7 +216,7 @@ pub async fn open_views_of(db: &Db, parent_id: &str) -> Result<Vec<(String, Stri
 }
 
 /// Every session of `pid` not ended yet, views of their account included: (id, staff id, staff name).
-pub async fn open_of(db: &Db, pid: &str) -> Result<Vec<(String, String, String)>, sqlx::Error> {
+pub async fn open_of(db: &Db, pid: &str) -> Result<Vec<(String, String, String)>> {
     Ok(sqlx::query("SELECT id, staff_id, staff_name FROM sessions WHERE profile_id = $1 AND revoked_at IS NULL")
         .bind(pid)
         .fetch_all(&db.pool)
@@ -224,8 +226,13 @@ pub async fn open_of(db: &Db, pid: &str) -> Result<Vec<(String, String, String)>
         .collect())
 }
 
+/// The staff user behind session `id` (empty for a member's own session).
+pub async fn staff_of(db: &Db, id: &str) -> Result<String> {
+    Ok(sqlx::query("SELECT staff_id FROM sessions WHERE id = $1").bind(id).fetch_one(&db.pool).await?.get::<String, _>("staff_id"))
+}
+
 /// Removes every record of the member (erasure).
-pub async fn forget(db: &Db, pid: &str) -> Result<(), sqlx::Error> {
+pub async fn forget(db: &Db, pid: &str) -> Result<()> {
     sqlx::query("DELETE FROM sessions WHERE profile_id = $1").bind(pid).execute(&db.pool).await?;
     Ok(())
 }

@@ -1,4 +1,5 @@
 //! The dev outbox: in dev mode every email and SMS lands here instead of leaving the machine.
+use super::Result;
 use portal_common::db::Db;
 use portal_proto::auth::v1::OutboxMessage;
 use sqlx::Row;
@@ -11,7 +12,7 @@ pub struct Message<'a> {
     pub link: &'a str,
 }
 
-pub async fn put(db: &Db, m: &Message<'_>) -> Result<(), sqlx::Error> {
+pub async fn put(db: &Db, m: &Message<'_>) -> Result<()> {
     let ms = chrono::Utc::now().timestamp_millis();
     sqlx::query("INSERT INTO outbox (id, channel, recipient, subject, body, link, sent_at_ms) VALUES ($1, $2, $3, $4, $5, $6, $7)")
         .bind(portal_common::new_id("msg_"))
@@ -27,7 +28,7 @@ pub async fn put(db: &Db, m: &Message<'_>) -> Result<(), sqlx::Error> {
 }
 
 /// Newest first.
-pub async fn list(db: &Db, limit: u32) -> Result<Vec<OutboxMessage>, sqlx::Error> {
+pub async fn list(db: &Db, limit: u32) -> Result<Vec<OutboxMessage>> {
     let rows =
         sqlx::query("SELECT channel, recipient, subject, body, link, sent_at_ms FROM outbox ORDER BY sent_at_ms DESC, id DESC LIMIT $1")
             .bind(i64::from(limit))
