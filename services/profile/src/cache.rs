@@ -59,7 +59,7 @@ impl ProfileCache {
                 None
             }
         };
-        let p = store::profile(db, id).await?;
+        let p = store::profiles::profile(db, id).await?;
         if let Some(version) = version {
             let mut entry = Vec::with_capacity(1 + version.len() + p.encoded_len());
             entry.push(version.len() as u8);

@@ -3,14 +3,10 @@
 //! and no other member holds it. A number has one form, in which it is compared and stored: upper
 //! case, without spaces or hyphens (`lc-1001`, `LC 1001` and `LC1001` are one card).
 //!
-//! Linking takes the card in the profile update's transaction (`profile_id` from '' to the member,
-//! one statement, so two members racing for a card can't both have it) and frees the card the
-//! member held before; unlinking frees it. An unknown number, a card another member holds and a
-//! blocked card get the same answer, which says nothing about any other account.
-use crate::error::ProfileError;
-use sqlx::{Any, Transaction};
-
-type Result<T> = std::result::Result<T, ProfileError>;
+//! Linking (`store::cards`) takes the card in the profile update's transaction (`profile_id` from
+//! '' to the member, one statement, so two members racing for a card can't both have it) and
+//! frees the card the member held before; unlinking frees it. An unknown number, a card another
+//! member holds and a blocked card get the same answer, which says nothing about any other account.
 
 /// The identity handle of a loyalty card.
 pub const HANDLE: &str = "loyalty_card";
@@ -29,71 +25,6 @@ pub fn normalise(raw: &str) -> std::result::Result<String, &'static str> {
         return Err("Enter the card number as printed: letters and digits");
     }
     Ok(s)
-}
-
-/// Takes the card `number` for `pid` and frees the one they held before; `CANNOT_LINK` on the
-/// identity's field when the card is not theirs to take.
-pub async fn link(tx: &mut Transaction<'_, Any>, tenant: &str, pid: &str, number: &str, field: &str) -> Result<()> {
-    let now = portal_common::now_unix();
-    let taken = sqlx::query(
-        "UPDATE loyalty_cards SET profile_id = $3, linked_at = $4
-         WHERE tenant = $1 AND number = $2 AND status = 'active' AND (profile_id = '' OR profile_id = $3)",
-    )
-    .bind(tenant)
-    .bind(number)
-    .bind(pid)
-    .bind(now)
-    .execute(&mut **tx)
-    .await?
-    .rows_affected();
-    if taken != 1 {
-        return Err(ProfileError::field(field, CANNOT_LINK));
-    }
-    sqlx::query("UPDATE loyalty_cards SET profile_id = '', linked_at = $4 WHERE tenant = $1 AND profile_id = $2 AND number <> $3")
-        .bind(tenant)
-        .bind(pid)
-        .bind(number)
-        .bind(now)
-        .execute(&mut **tx)
-        .await?;
-    Ok(())
-}
-
-/// Frees every card `pid` holds.
-pub async fn unlink(tx: &mut Transaction<'_, Any>, tenant: &str, pid: &str) -> Result<()> {
-    sqlx::query("UPDATE loyalty_cards SET profile_id = '', linked_at = $3 WHERE tenant = $1 AND profile_id = $2")
-        .bind(tenant)
-        .bind(pid)
-        .bind(portal_common::now_unix())
-        .execute(&mut **tx)
-        .await?;
-    Ok(())
-}
-
-/// The demo tenant's issued cards, none linked: LC1001 to LC1005 active, LC1099 blocked (reported
-/// lost). Seeded once; a later start leaves their links alone.
-pub async fn seed_demo(tx: &mut Transaction<'_, Any>, tenant: &str) -> anyhow::Result<()> {
-    let now = portal_common::now_unix();
-    for (number, status) in [
-        ("LC1001", "active"),
-        ("LC1002", "active"),
-        ("LC1003", "active"),
-        ("LC1004", "active"),
-        ("LC1005", "active"),
-        ("LC1099", "blocked"),
-    ] {
-        sqlx::query(
-            "INSERT INTO loyalty_cards (tenant, number, status, profile_id, issued_at, linked_at) VALUES ($1, $2, $3, '', $4, 0)
-             ON CONFLICT (tenant, number) DO NOTHING",
-        )
-        .bind(tenant)
-        .bind(number)
-        .bind(status)
-        .bind(now)
-        .execute(&mut **tx)
-        .await?;
-    }
-    Ok(())
 }
 
 #[cfg(test)]

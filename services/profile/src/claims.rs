@@ -19,13 +19,11 @@
 use crate::error::ProfileError;
 use crate::loyalty::ledger;
 use crate::rules::ProfileRules;
+use crate::store::{self, Tx};
 use crate::validate::Fields;
 use chrono::{NaiveDate, TimeZone};
-use portal_common::db::is_unique_violation;
 use portal_common::db::Db;
 use portal_proto::profile::v1 as pb;
-use sqlx::any::AnyRow;
-use sqlx::{Any, Row, Transaction};
 
 type Result<T> = std::result::Result<T, ProfileError>;
 
@@ -125,26 +123,6 @@ pub fn check(r: &pb::FileClaimRequest, rules: &ProfileRules, f: &mut Fields) -> 
     Some((date?, receipt, cents))
 }
 
-pub(crate) const CLAIM_COLS: &str =
-    "id, store_handle, store_name, purchase_date, receipt_number, amount_cents, status, points, transaction_id, message, created_at_ms, updated_at_ms";
-
-pub(crate) fn claim_row(r: &AnyRow) -> pb::Claim {
-    pb::Claim {
-        id: r.get("id"),
-        store: r.get("store_handle"),
-        store_name: r.get("store_name"),
-        date: r.get("purchase_date"),
-        receipt_number: r.get("receipt_number"),
-        amount_cents: r.get("amount_cents"),
-        status: r.get("status"),
-        points: r.get("points"),
-        transaction_id: r.get("transaction_id"),
-        message: r.get("message"),
-        created_at: r.get::<i64, _>("created_at_ms") / 1000,
-        updated_at: r.get::<i64, _>("updated_at_ms") / 1000,
-    }
-}
-
 const DAY_MS: i64 = 86_400_000;
 
 /// Files a claim in one transaction: the member's account is locked first (the ledger's lock), so
@@ -155,74 +133,47 @@ pub async fn file(db: &Db, tenant: &str, pid: &str, c: &NewClaim, rules: &Profil
     let id = portal_common::new_id("clm_");
     let mut tx = db.begin().await?;
     ledger::lock(&mut tx, pid).await?;
-    let mine = sqlx::query("SELECT id FROM claims WHERE profile_id = $1 AND store_handle = $2 AND receipt_number = $3")
-        .bind(pid)
-        .bind(&c.store)
-        .bind(&c.receipt_number)
-        .fetch_optional(&mut *tx)
-        .await?;
-    let on_my_account =
-        sqlx::query("SELECT id FROM store_receipts WHERE tenant = $1 AND store_handle = $2 AND receipt_number = $3 AND profile_id = $4")
-            .bind(tenant)
-            .bind(&c.store)
-            .bind(&c.receipt_number)
-            .bind(pid)
-            .fetch_optional(&mut *tx)
-            .await?;
-    if on_my_account.is_some() {
+    let mine = store::claims::claimed_by(&mut tx, pid, &c.store, &c.receipt_number).await?;
+    if store::claims::on_account(&mut tx, tenant, pid, &c.store, &c.receipt_number).await? {
         return Err(ProfileError::Conflict("receipt_number", ON_YOUR_ACCOUNT));
     }
-    if mine.is_some() {
+    if mine {
         return Err(ProfileError::Conflict("receipt_number", CLAIMED_BY_YOU));
     }
     per_day(&mut tx, pid, now, rules.claims.max_per_day).await?;
-    sqlx::query(
-        "INSERT INTO claims (id, tenant, profile_id, store_handle, store_name, receipt_number, purchase_date, amount_cents, status, created_at_ms, updated_at_ms)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'pending', $9, $9)",
-    )
-    .bind(&id)
-    .bind(tenant)
-    .bind(pid)
-    .bind(&c.store)
-    .bind(&c.store_name)
-    .bind(&c.receipt_number)
-    .bind(c.date.format("%Y-%m-%d").to_string())
-    .bind(c.amount_cents)
-    .bind(now)
-    .execute(&mut *tx)
-    .await
-    .map_err(|e| if is_unique_violation(&e) { ProfileError::Conflict("receipt_number", CLAIMED_BY_YOU) } else { e.into() })?;
+    let date = c.date.format("%Y-%m-%d").to_string();
+    let row = store::claims::NewClaim {
+        id: &id,
+        store: &c.store,
+        store_name: &c.store_name,
+        receipt_number: &c.receipt_number,
+        date: &date,
+        amount_cents: c.amount_cents,
+        at_ms: now,
+    };
+    if !store::claims::insert(&mut tx, tenant, pid, &row).await? {
+        return Err(ProfileError::Conflict("receipt_number", CLAIMED_BY_YOU));
+    }
     // A claim credited at once never waits, so only one left pending counts against the cap
     // (dropping the transaction takes it back).
     if !try_credit(&mut tx, tenant, pid, &id, rules).await? {
-        let waiting: i64 = sqlx::query("SELECT COUNT(*) AS n FROM claims WHERE profile_id = $1 AND status = 'pending' AND id <> $2")
-            .bind(pid)
-            .bind(&id)
-            .fetch_one(&mut *tx)
-            .await?
-            .get("n");
+        let waiting = store::claims::pending_besides(&mut tx, pid, &id).await?;
         if waiting >= rules.claims.max_pending {
             return Err(ProfileError::Limit(format!(
                 "You have {waiting} claims waiting to be checked. You can make another once one of them is matched or closed"
             )));
         }
     }
-    let row = sqlx::query(&format!("SELECT {CLAIM_COLS} FROM claims WHERE id = $1")).bind(&id).fetch_one(&mut *tx).await?;
+    let claim = store::claims::get(&mut tx, &id).await?;
     tx.commit().await?;
-    Ok(claim_row(&row))
+    Ok(claim)
 }
 
 /// At most `max` claims filed in any 24 hours (read under the account's lock); past it, how long
 /// until the oldest of them is a day old.
-async fn per_day(tx: &mut Transaction<'_, Any>, pid: &str, now: i64, max: i64) -> Result<()> {
-    let recent = sqlx::query("SELECT COUNT(*) AS n, MIN(created_at_ms) AS oldest FROM claims WHERE profile_id = $1 AND created_at_ms > $2")
-        .bind(pid)
-        .bind(now - DAY_MS)
-        .fetch_one(&mut **tx)
-        .await?;
-    let filed: i64 = recent.get("n");
+async fn per_day(tx: &mut Tx<'_>, pid: &str, now: i64, max: i64) -> Result<()> {
+    let (filed, oldest) = store::claims::filed_since(tx, pid, now - DAY_MS).await?;
     if filed >= max {
-        let oldest: Option<i64> = recent.try_get("oldest").ok().flatten();
         let wait_ms = oldest.map_or(DAY_MS, |o| o + DAY_MS - now);
         return Err(ProfileError::TooMany(
             format!("You have made {filed} claims in the last 24 hours. Please try again later"),
@@ -234,56 +185,34 @@ async fn per_day(tx: &mut Transaction<'_, Any>, pid: &str, now: i64, max: i64) -
 
 /// Credits a pending claim if the store has a matching sale not yet on anyone's account:
 /// same receipt number, same local date, same amount. Returns whether it did.
-async fn try_credit(tx: &mut Transaction<'_, Any>, tenant: &str, pid: &str, claim_id: &str, rules: &ProfileRules) -> Result<bool> {
-    let claim = sqlx::query(&format!("SELECT {CLAIM_COLS} FROM claims WHERE id = $1 AND profile_id = $2 AND status = 'pending'"))
-        .bind(claim_id)
-        .bind(pid)
-        .fetch_optional(&mut **tx)
-        .await?;
-    let Some(claim) = claim.as_ref().map(claim_row) else { return Ok(false) };
-    let receipt = sqlx::query(
-        "SELECT id, transacted_at, total_cents, currency FROM store_receipts
-         WHERE tenant = $1 AND store_handle = $2 AND receipt_number = $3 AND profile_id = ''",
-    )
-    .bind(tenant)
-    .bind(&claim.store)
-    .bind(&claim.receipt_number)
-    .fetch_optional(&mut **tx)
-    .await?;
-    let Some(receipt) = receipt else { return Ok(false) };
-    let (receipt_id, at, total): (String, i64, i64) = (receipt.get("id"), receipt.get("transacted_at"), receipt.get("total_cents"));
+async fn try_credit(tx: &mut Tx<'_>, tenant: &str, pid: &str, claim_id: &str, rules: &ProfileRules) -> Result<bool> {
+    let Some(claim) = store::claims::pending(tx, pid, claim_id).await? else { return Ok(false) };
+    let Some(receipt) = store::claims::unclaimed_receipt(tx, tenant, &claim.store, &claim.receipt_number).await? else {
+        return Ok(false);
+    };
+    let (at, total) = (receipt.transacted_at, receipt.total_cents);
     let local_date = rules.zone.timestamp_opt(at, 0).single().map(|t| t.date_naive().format("%Y-%m-%d").to_string());
     if local_date.as_deref() != Some(claim.date.as_str()) || total != claim.amount_cents {
         return Ok(false);
     }
     // Take the sale for this member; if another request took it first, nothing is credited.
-    let taken = sqlx::query("UPDATE store_receipts SET profile_id = $2 WHERE id = $1 AND profile_id = ''")
-        .bind(&receipt_id)
-        .bind(pid)
-        .execute(&mut **tx)
-        .await?
-        .rows_affected();
-    if taken != 1 {
+    if !store::claims::take_receipt(tx, &receipt.id, pid).await? {
         return Ok(false);
     }
     let points = points_for(total, rules);
     let txn_id = portal_common::new_id("txn_");
-    sqlx::query(
-        "INSERT INTO transactions (id, profile_id, transacted_at, store, total_cents, currency, receipt_number, store_handle, points)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
-    )
-    .bind(&txn_id)
-    .bind(pid)
-    .bind(at)
-    .bind(&claim.store_name)
-    .bind(total)
-    .bind(receipt.get::<String, _>("currency"))
-    .bind(&claim.receipt_number)
-    .bind(&claim.store)
-    .bind(points)
-    .execute(&mut **tx)
-    .await?;
-    copy_receipt_items(tx, &txn_id, &receipt_id).await?;
+    let purchase = store::transactions::NewTransaction {
+        id: &txn_id,
+        at,
+        store_name: &claim.store_name,
+        total_cents: total,
+        currency: &receipt.currency,
+        receipt_number: &claim.receipt_number,
+        store_handle: &claim.store,
+        points,
+    };
+    store::transactions::insert(tx, pid, &purchase).await?;
+    store::transactions::copy_receipt_items(tx, &txn_id, &receipt.id).await?;
     // The ledger posts a reference once: a claim's points are issued once.
     if points > 0 {
         let now = portal_common::now_unix();
@@ -297,40 +226,14 @@ async fn try_credit(tx: &mut Transaction<'_, Any>, tenant: &str, pid: &str, clai
         };
         ledger::credit(tx, pid, &credit).await?;
     }
-    sqlx::query("UPDATE claims SET status = 'credited', points = $2, transaction_id = $3, message = '', updated_at_ms = $4 WHERE id = $1")
-        .bind(claim_id)
-        .bind(points)
-        .bind(&txn_id)
-        .bind(now_ms())
-        .execute(&mut **tx)
-        .await?;
+    store::claims::mark_credited(tx, claim_id, points, &txn_id, now_ms()).await?;
     Ok(true)
-}
-
-/// Copies a store sale's lines onto a member's transaction (ids `<transaction>_item<position>`).
-pub async fn copy_receipt_items(tx: &mut Transaction<'_, Any>, txn_id: &str, receipt_id: &str) -> Result<()> {
-    sqlx::query(
-        "INSERT INTO transaction_items (id, transaction_id, position, name, quantity, amount_cents, product_id, product_name, variant_id)
-         SELECT $1 || '_item' || CAST(position AS TEXT), $1, position, name, quantity, amount_cents, product_id, product_name, variant_id
-         FROM store_receipt_items WHERE receipt_id = $2 ON CONFLICT (id) DO NOTHING",
-    )
-    .bind(txn_id)
-    .bind(receipt_id)
-    .execute(&mut **tx)
-    .await?;
-    Ok(())
 }
 
 /// The member's claims, newest first, after matching the pending ones again (and rejecting
 /// those whose window has long closed).
 pub async fn list(db: &Db, tenant: &str, pid: &str, rules: &ProfileRules) -> Result<Vec<pb::Claim>> {
-    let pending: Vec<(String, String)> = sqlx::query("SELECT id, purchase_date FROM claims WHERE profile_id = $1 AND status = 'pending'")
-        .bind(pid)
-        .fetch_all(&db.pool)
-        .await?
-        .into_iter()
-        .map(|r| (r.get("id"), r.get("purchase_date")))
-        .collect();
+    let pending = store::claims::pending_dates(db, pid).await?;
     let today = today(rules);
     for (id, date) in pending {
         let mut tx = db.begin().await?;
@@ -338,23 +241,12 @@ pub async fn list(db: &Db, tenant: &str, pid: &str, rules: &ProfileRules) -> Res
             let expired =
                 NaiveDate::parse_from_str(&date, "%Y-%m-%d").is_ok_and(|d| (today - d).num_days() > rules.claims.window_days + GRACE_DAYS);
             if expired {
-                sqlx::query("UPDATE claims SET status = 'rejected', message = $2, updated_at_ms = $3 WHERE id = $1 AND status = 'pending'")
-                    .bind(&id)
-                    .bind(NOT_FOUND_MESSAGE)
-                    .bind(now_ms())
-                    .execute(&mut *tx)
-                    .await?;
+                store::claims::reject(&mut tx, &id, NOT_FOUND_MESSAGE, now_ms()).await?;
             }
         }
         tx.commit().await?;
     }
-    Ok(sqlx::query(&format!("SELECT {CLAIM_COLS} FROM claims WHERE profile_id = $1 ORDER BY created_at_ms DESC, id DESC LIMIT 200"))
-        .bind(pid)
-        .fetch_all(&db.pool)
-        .await?
-        .iter()
-        .map(claim_row)
-        .collect())
+    store::claims::list(db, pid).await
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
 //! The demo tenant's members and their purchases, seeded idempotently at start in the embedded
 //! default (their loyalty history is `loyalty::demo`). Times are relative to now so the demo
 //! always looks current.
+use crate::store;
 use portal_common::db::Db;
 
 pub const DEMO_ID: &str = "prf_0000000000000000000000d1";
@@ -11,8 +12,7 @@ const DAY: i64 = 86_400;
 pub async fn seed(db: &Db, tenant: &str) -> anyhow::Result<()> {
     let now = portal_common::now_unix();
     let mut tx = db.begin().await?;
-    // (id, email, first, last, tier, phone, birth date, address line 1, city, state, postcode, country)
-    for (id, email, first, last, tier, phone, birth, line1, city, state, postcode, country) in [
+    let members: [store::demo::Member; 2] = [
         (
             DEMO_ID,
             "demo@example.com",
@@ -28,95 +28,36 @@ pub async fn seed(db: &Db, tenant: &str) -> anyhow::Result<()> {
             "AU",
         ),
         (OTHER_ID, "other@example.com", "Oliver", "Other", "silver", "", "", "", "", "", "", ""),
-    ] {
-        sqlx::query(
-            "INSERT INTO profiles (id, tenant, email, first_name, last_name, region_handle, tier_handle, phone, birth_date,
-                                   address_line1, city, state, postcode, country, created_at, updated_at)
-             VALUES ($1, $2, $3, $4, $5, 'au', $6, $7, $8, $9, $10, $11, $12, $13, $14, $14) ON CONFLICT (id) DO NOTHING",
-        )
-        .bind(id)
-        .bind(tenant)
-        .bind(email)
-        .bind(first)
-        .bind(last)
-        .bind(tier)
-        .bind(phone)
-        .bind(birth)
-        .bind(line1)
-        .bind(city)
-        .bind(state)
-        .bind(postcode)
-        .bind(country)
-        .bind(now)
-        .execute(&mut *tx)
-        .await?;
-        sqlx::query("INSERT INTO identities (profile_id, handle, identifier) VALUES ($1, 'email', $2) ON CONFLICT DO NOTHING")
-            .bind(id)
-            .bind(email)
-            .execute(&mut *tx)
-            .await?;
-        sqlx::query(
-            "INSERT INTO custom_attributes (profile_id, namespace, handle, value, updated_at)
-             VALUES ($1, 'locale', 'language', 'en', $2) ON CONFLICT DO NOTHING",
-        )
-        .bind(id)
-        .bind(now)
-        .execute(&mut *tx)
-        .await?;
-        // Imported preferences, with the import recorded in the consent history.
-        let imported = [("email", 1i64), ("sms", 0), ("push", 1), ("post", 0), ("offers", 1), ("news", 0), ("events", 0)];
-        for (channel, value) in imported {
-            let new =
-                sqlx::query("INSERT INTO comms (profile_id, channel, value, updated_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING")
-                    .bind(id)
-                    .bind(channel)
-                    .bind(value)
-                    .bind(now)
-                    .execute(&mut *tx)
-                    .await?
-                    .rows_affected();
-            if new == 1 {
-                sqlx::query(
-                    "INSERT INTO consent_history (id, profile_id, channel, value, source, at_ms) VALUES ($1, $2, $3, $4, 'import', $5)",
-                )
-                .bind(portal_common::new_id("cns_"))
-                .bind(id)
-                .bind(channel)
-                .bind(value)
-                .bind((now - 200 * DAY) * 1000)
-                .execute(&mut *tx)
-                .await?;
-            }
-        }
+    ];
+    // Imported preferences, with the import recorded in the consent history.
+    let imported = [("email", 1i64), ("sms", 0), ("push", 1), ("post", 0), ("offers", 1), ("news", 0), ("events", 0)];
+    for m in &members {
+        store::demo::member(&mut tx, tenant, m, &imported, now, (now - 200 * DAY) * 1000).await?;
     }
 
     // The other member's airline account is linked (the qff service's demo data says the same);
     // the demo member links theirs (1900123456 in the partner sandbox) from the Rewards tab.
-    sqlx::query("INSERT INTO identities (profile_id, handle, identifier) VALUES ($1, 'qff_number', '1900654321') ON CONFLICT DO NOTHING")
-        .bind(OTHER_ID)
-        .execute(&mut *tx)
-        .await?;
+    store::demo::identity(&mut tx, OTHER_ID, "qff_number", "1900654321").await?;
     for (handle, value) in [("qff_joined_at", "2026-01-15T00:00:00Z"), ("qff_last_name", "Other")] {
-        sqlx::query(
-            "INSERT INTO custom_attributes (profile_id, namespace, handle, value, updated_at) VALUES ($1, 'qantas', $2, $3, $4) ON CONFLICT DO NOTHING",
-        )
-        .bind(OTHER_ID)
-        .bind(handle)
-        .bind(value)
-        .bind(now)
-        .execute(&mut *tx)
-        .await?;
+        store::demo::attribute(&mut tx, OTHER_ID, "qantas", handle, value, now).await?;
     }
 
-    // The loyalty cards the brand issued, for members to link (none linked yet).
-    crate::cards::seed_demo(&mut tx, tenant).await?;
+    // The loyalty cards the brand issued, for members to link (none linked yet): LC1001 to LC1005
+    // active, LC1099 blocked (reported lost). Seeded once; a later start leaves their links alone.
+    for (number, status) in [
+        ("LC1001", "active"),
+        ("LC1002", "active"),
+        ("LC1003", "active"),
+        ("LC1004", "active"),
+        ("LC1005", "active"),
+        ("LC1099", "blocked"),
+    ] {
+        store::cards::issue(&mut tx, tenant, number, status, now).await?;
+    }
 
     // The stores' sales: the demo member's three orders (already on the account), and two sales
     // nobody has claimed yet, for the Claim Transaction page.
-    // (txn id or "", receipt id, store handle, store name, receipt number, when, points, items)
-    type Item<'a> = (&'a str, i64, i64, &'a str, &'a str, &'a str);
-    type Sale<'a> = (&'a str, &'a str, &'a str, &'a str, &'a str, i64, i64, &'a [Item<'a>]);
-    let sales: [Sale; 5] = [
+    let sales: [store::demo::Sale; 5] = [
         (
             "txn_demo_1",
             "rcp_demo_1",
@@ -177,57 +118,8 @@ pub async fn seed(db: &Db, tenant: &str) -> anyhow::Result<()> {
             &[("Leather wallet", 1, 12000, "prd_leather_wallet", "Leather wallet", "")],
         ),
     ];
-    for (txn, receipt, handle, store, number, at, points, items) in sales {
-        let total: i64 = items.iter().map(|(_, q, c, _, _, _)| if *q < 0 { *c } else { q * c }).sum();
-        let owner = if txn.is_empty() { "" } else { DEMO_ID };
-        sqlx::query(
-            "INSERT INTO store_receipts (id, tenant, store_handle, receipt_number, transacted_at, total_cents, currency, profile_id)
-             VALUES ($1, $2, $3, $4, $5, $6, 'AUD', $7) ON CONFLICT (id) DO NOTHING",
-        )
-        .bind(receipt)
-        .bind(tenant)
-        .bind(handle)
-        .bind(number)
-        .bind(at)
-        .bind(total)
-        .bind(owner)
-        .execute(&mut *tx)
-        .await?;
-        for (pos, (name, qty, cents, pid, pname, variant)) in items.iter().enumerate() {
-            sqlx::query(
-                "INSERT INTO store_receipt_items (id, receipt_id, position, name, quantity, amount_cents, product_id, product_name, variant_id)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (id) DO NOTHING",
-            )
-            .bind(format!("{receipt}_item{pos}"))
-            .bind(receipt)
-            .bind(pos as i64)
-            .bind(*name)
-            .bind(*qty)
-            .bind(*cents)
-            .bind(*pid)
-            .bind(*pname)
-            .bind(*variant)
-            .execute(&mut *tx)
-            .await?;
-        }
-        if txn.is_empty() {
-            continue;
-        }
-        sqlx::query(
-            "INSERT INTO transactions (id, profile_id, transacted_at, store, total_cents, currency, receipt_number, store_handle, points)
-             VALUES ($1, $2, $3, $4, $5, 'AUD', $6, $7, $8) ON CONFLICT (id) DO NOTHING",
-        )
-        .bind(txn)
-        .bind(DEMO_ID)
-        .bind(at)
-        .bind(store)
-        .bind(total)
-        .bind(number)
-        .bind(handle)
-        .bind(points)
-        .execute(&mut *tx)
-        .await?;
-        crate::claims::copy_receipt_items(&mut tx, txn, receipt).await?;
+    for sale in &sales {
+        store::demo::sale(&mut tx, tenant, DEMO_ID, sale).await?;
     }
     tx.commit().await?;
     Ok(())

@@ -16,7 +16,7 @@ use portal_common::config::Settings;
 use portal_common::db::Db;
 use portal_common::grpc::Channel;
 use portal_common::grpc::GrpcApp;
-use portal_common::identity::Caller;
+use portal_common::identity::{caller, owner, Caller};
 use portal_common::kv::Kv;
 use portal_proto::connections::v1::{connections_service_client::ConnectionsServiceClient, GetListItemRequest};
 use portal_proto::profile::v1::{
@@ -112,19 +112,6 @@ fn today() -> chrono::NaiveDate {
     chrono::Utc::now().date_naive()
 }
 
-fn caller<T>(req: &Request<T>) -> Result<Caller, Status> {
-    Caller::from_metadata(req.metadata())
-}
-
-/// The member themselves: the privacy centre refuses staff viewing the account.
-fn owner<T>(req: &Request<T>) -> Result<Caller, Status> {
-    let c = caller(req)?;
-    if c.actor.is_some() {
-        return Err(Status::permission_denied(portal_common::token::IMPERSONATION_PRIVACY));
-    }
-    Ok(c)
-}
-
 #[tonic::async_trait]
 impl ProfileService for Profiles {
     #[tracing::instrument(skip_all)]
@@ -136,7 +123,7 @@ impl ProfileService for Profiles {
     #[tracing::instrument(skip_all)]
     async fn find_by_email(&self, req: Request<pb::FindByEmailRequest>) -> Result<Response<pb::FindByEmailResponse>, Status> {
         let email = req.into_inner().email.trim().to_lowercase();
-        Ok(Response::new(store::find_by_email(&self.db, &self.tenant, &email).await?))
+        Ok(Response::new(store::profiles::find_by_email(&self.db, &self.tenant, &email).await?))
     }
 
     #[tracing::instrument(skip_all)]
@@ -154,14 +141,14 @@ impl ProfileService for Profiles {
             return Ok(Response::new(pb::CreateProfileResponse { profile_id: String::new() }));
         }
         let email = r.email.trim().to_lowercase();
-        let id = store::create(&self.db, &self.tenant, &email, &first, &last, &phone, &birth).await?;
+        let id = store::profiles::create(&self.db, &self.tenant, &email, &first, &last, &phone, &birth).await?;
         Ok(Response::new(pb::CreateProfileResponse { profile_id: id }))
     }
 
     #[tracing::instrument(skip_all)]
     async fn search_profiles(&self, req: Request<pb::SearchProfilesRequest>) -> Result<Response<pb::SearchProfilesResponse>, Status> {
         let r = req.into_inner();
-        let profiles = store::search(&self.db, &self.tenant, &r.r#type, r.id.trim()).await?;
+        let profiles = store::profiles::search(&self.db, &self.tenant, &r.r#type, r.id.trim()).await?;
         Ok(Response::new(pb::SearchProfilesResponse { profiles }))
     }
 
@@ -170,28 +157,28 @@ impl ProfileService for Profiles {
         let r = req.into_inner();
         let email = validate::email(&r.email).map_err(|m| fields_status(Fields::one("email", m)))?;
         let expect = (!r.expect.is_empty()).then_some(r.expect.as_str());
-        store::change_email(&self.db, &self.tenant, &r.profile_id, &email, expect).await?;
+        store::profiles::change_email(&self.db, &self.tenant, &r.profile_id, &email, expect).await?;
         self.after_write(&r.profile_id).await?;
-        Ok(Response::new(store::summary(&self.db, &r.profile_id).await?))
+        Ok(Response::new(store::profiles::summary(&self.db, &r.profile_id).await?))
     }
 
     #[tracing::instrument(skip_all)]
     async fn get_summary(&self, req: Request<pb::GetSummaryRequest>) -> Result<Response<pb::ProfileSummary>, Status> {
-        Ok(Response::new(store::summary(&self.db, &req.into_inner().profile_id).await?))
+        Ok(Response::new(store::profiles::summary(&self.db, &req.into_inner().profile_id).await?))
     }
 
     #[tracing::instrument(skip_all)]
     async fn list_transactions(&self, req: Request<pb::ListTransactionsRequest>) -> Result<Response<pb::ListTransactionsResponse>, Status> {
         let c = caller(&req)?;
         let r = req.into_inner();
-        let q = store::TransactionQuery {
+        let q = store::transactions::TransactionQuery {
             page: r.page.max(1),
             per_page: if r.per_page == 0 { 20 } else { r.per_page.min(100) },
             oldest_first: r.oldest_first,
             include_product: r.include_product,
             include_list_item: r.include_list_item,
         };
-        Ok(Response::new(store::transactions(&self.db, &c.profile_id, &q).await?))
+        Ok(Response::new(store::transactions::transactions(&self.db, &c.profile_id, &q).await?))
     }
 
     #[tracing::instrument(skip_all)]
@@ -200,12 +187,12 @@ impl ProfileService for Profiles {
         let r = req.into_inner();
         let sent = |k: &str| r.set.iter().any(|s| s == k);
         let mut f = Fields::default();
-        let mut ch = store::Changes::default();
+        let mut ch = store::profiles::Changes::default();
         if sent("email") {
             // The sign-in address changes only through the auth service's confirmed change
             // (a code to the new address); sent unchanged, it is nothing to do.
             let email = f.check("email", validate::email(&r.email));
-            if !email.is_empty() && email != store::summary(&self.db, &c.profile_id).await?.email {
+            if !email.is_empty() && email != store::profiles::summary(&self.db, &c.profile_id).await?.email {
                 f.add("email", validate::EMAIL_CHANGE_NEEDS_CODE);
             }
         }
@@ -231,7 +218,7 @@ impl ProfileService for Profiles {
         if !f.is_empty() {
             return Err(fields_status(f));
         }
-        store::update(&self.db, &self.tenant, &c.profile_id, &ch).await?;
+        store::profiles::update(&self.db, &self.tenant, &c.profile_id, &ch).await?;
         self.after_write(&c.profile_id).await
     }
 
@@ -254,7 +241,7 @@ impl ProfileService for Profiles {
         if !f.is_empty() {
             return Err(fields_status(f));
         }
-        store::set_custom_attribute(&self.db, &c.profile_id, &r.namespace, &r.handle, &value).await?;
+        store::profiles::set_custom_attribute(&self.db, &c.profile_id, &r.namespace, &r.handle, &value).await?;
         self.after_write(&c.profile_id).await
     }
 
@@ -270,7 +257,7 @@ impl ProfileService for Profiles {
         if !f.is_empty() {
             return Err(fields_status(f));
         }
-        store::update_comms(&self.db, &c.profile_id, &comms, source(&c)).await?;
+        store::profiles::update_comms(&self.db, &c.profile_id, &comms, source(&c)).await?;
         self.after_write(&c.profile_id).await
     }
 
@@ -280,7 +267,9 @@ impl ProfileService for Profiles {
         req: Request<pb::ListConsentHistoryRequest>,
     ) -> Result<Response<pb::ListConsentHistoryResponse>, Status> {
         let c = caller(&req)?;
-        Ok(Response::new(pb::ListConsentHistoryResponse { records: store::consent_history(&self.db, &c.profile_id, HISTORY_LIMIT).await? }))
+        Ok(Response::new(pb::ListConsentHistoryResponse {
+            records: store::profiles::consent_history(&self.db, &c.profile_id, HISTORY_LIMIT).await?,
+        }))
     }
 
     #[tracing::instrument(skip_all)]
@@ -340,7 +329,7 @@ impl ProfileService for Profiles {
             Err(s) => return Err(s),
         };
         let link = pb::ListItemLink { id: item.id, list_id: item.list_id, connection_id: item.connection_id };
-        match store::link_list_item(&self.db, &c.profile_id, r.transaction_item_id.trim(), &link).await {
+        match store::transactions::link_list_item(&self.db, &c.profile_id, r.transaction_item_id.trim(), &link).await {
             Ok(()) => Ok(Response::new(link)),
             Err(ProfileError::NotFound) => Err(Status::not_found(ERR_ASSIGNING)),
             Err(e) => Err(e.into()),
@@ -368,7 +357,7 @@ impl ProfileService for Profiles {
             return Err(Status::invalid_argument("A partner link needs a profile, a handle and a namespace"));
         }
         let attributes: std::collections::BTreeMap<String, String> = r.attributes.into_iter().collect();
-        store::set_partner_link(&self.db, &r.profile_id, &r.handle, &r.identifier, &r.namespace, &attributes).await?;
+        store::profiles::set_partner_link(&self.db, &r.profile_id, &r.handle, &r.identifier, &r.namespace, &attributes).await?;
         self.after_write(&r.profile_id).await
     }
 }

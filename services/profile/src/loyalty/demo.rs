@@ -4,6 +4,7 @@
 use super::ledger::{self, Credit, Debit, Source};
 use super::DAY;
 use crate::demo::{DEMO_ID, OTHER_ID};
+use crate::store;
 use portal_common::db::Db;
 
 pub async fn seed(db: &Db, tenant: &str) -> anyhow::Result<()> {
@@ -14,9 +15,7 @@ pub async fn seed(db: &Db, tenant: &str) -> anyhow::Result<()> {
     // that may not apply (not claimable), and none at all.
     let double_meta = r#"{"profileportal": {"title": "Double points this weekend", "banner_desktop": "Activate now and earn 2× points on everything you buy, Friday to Sunday.", "banner_mobile": "2× points, Friday to Sunday"}}"#;
     let birthday_meta = r#"{"profileportal": {"title": "Happy birthday!"}}"#;
-    // (id, title, description, portal overrides, published, claimable, ends)
-    type Definition<'a> = (i64, &'a str, &'a str, Option<&'a str>, i64, i64, i64);
-    let definitions: [Definition; 3] = [
+    let definitions: [store::demo::Definition; 3] = [
         (301, "Double points weekend", "Earn twice the points on everything you buy this weekend.", Some(double_meta), 1, 1, now + 3 * DAY),
         (302, "Birthday gift", "Enjoy 20% off one full-price item during your birthday month.", Some(birthday_meta), 1, 0, now + 25 * DAY),
         (
@@ -29,47 +28,20 @@ pub async fn seed(db: &Db, tenant: &str) -> anyhow::Result<()> {
             now + 40 * DAY,
         ),
     ];
-    for (id, name, desc, meta, published, claimable, ends) in definitions {
-        sqlx::query(
-            "INSERT INTO benefit_definitions (id, tenant, name, description, meta, is_published, is_claimable, ends_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (id) DO NOTHING",
-        )
-        .bind(id)
-        .bind(tenant)
-        .bind(name)
-        .bind(desc)
-        .bind(meta)
-        .bind(published)
-        .bind(claimable)
-        .bind(ends)
-        .execute(&mut *tx)
-        .await?;
+    for d in &definitions {
+        store::demo::definition(&mut tx, tenant, d).await?;
     }
     // The demo member's offers, one of them already activated.
-    for (id, def, name, desc, ends, activated) in [
+    for offer in [
         (201i64, 301i64, definitions[0].1, definitions[0].2, definitions[0].6, None),
         (202, 302, definitions[1].1, definitions[1].2, definitions[1].6, None),
         (203, 303, definitions[2].1, definitions[2].2, definitions[2].6, Some(now - 3 * DAY)),
     ] {
-        sqlx::query(
-            "INSERT INTO benefits (id, profile_id, name, description, ends_at, definition_id, activated_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
-             ON CONFLICT (id) DO UPDATE SET definition_id = excluded.definition_id",
-        )
-        .bind(id)
-        .bind(DEMO_ID)
-        .bind(name)
-        .bind(desc)
-        .bind(ends)
-        .bind(def)
-        .bind(activated)
-        .execute(&mut *tx)
-        .await?;
+        store::demo::offer(&mut tx, DEMO_ID, &offer).await?;
     }
 
     // Rewards: two gifts to use, a coffee bought with points and used, a gift that expired.
-    // (id, name, description, terms, points, issued, expires, source, catalogue id, code, used)
-    type R<'a> = (i64, &'a str, &'a str, &'a str, i64, i64, i64, &'a str, &'a str, &'a str, Option<i64>);
-    let rewards: [R; 4] = [
+    let rewards: [store::demo::Reward; 4] = [
         (
             101,
             "$10 voucher",
@@ -123,25 +95,8 @@ pub async fn seed(db: &Db, tenant: &str) -> anyhow::Result<()> {
             None,
         ),
     ];
-    for (id, name, desc, terms, points, issued, expires, source, cat, code, used) in rewards {
-        sqlx::query(
-            "INSERT INTO rewards (id, profile_id, name, description, terms, points_cost, issued_at, expires_at, source, catalogue_id, code, used_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT (id) DO NOTHING",
-        )
-        .bind(id)
-        .bind(DEMO_ID)
-        .bind(name)
-        .bind(desc)
-        .bind(terms)
-        .bind(points)
-        .bind(issued)
-        .bind(expires)
-        .bind(source)
-        .bind(cat)
-        .bind(code)
-        .bind(used)
-        .execute(&mut *tx)
-        .await?;
+    for r in &rewards {
+        store::demo::reward(&mut tx, DEMO_ID, r).await?;
     }
     tx.commit().await?;
 
@@ -207,9 +162,7 @@ pub async fn seed(db: &Db, tenant: &str) -> anyhow::Result<()> {
         expires_at: Some(now - 40 * DAY + year),
     }];
     for (pid, credits, debits) in [(DEMO_ID, &demo[..], &[coffee][..]), (OTHER_ID, &other[..], &[][..])] {
-        let has_ledger =
-            sqlx::query("SELECT id FROM loyalty_ledger WHERE profile_id = $1 LIMIT 1").bind(pid).fetch_optional(&db.pool).await?;
-        if has_ledger.is_some() {
+        if store::ledger::has_entries(db, pid).await? {
             continue;
         }
         let mut tx = db.begin().await?;

@@ -16,7 +16,7 @@ use ledger::{Credit, Debit, Source};
 use portal_common::config::Settings;
 use portal_common::db::Db;
 use portal_common::grpc::Channel;
-use portal_common::identity::Caller;
+use portal_common::identity::caller;
 use portal_proto::profile::v1::{
     self as pb,
     loyalty_service_server::{LoyaltyService, LoyaltyServiceServer},
@@ -55,10 +55,6 @@ pub struct Loyalty {
     /// The tenant config from refdata, parsed once per version (shared with the profile service).
     config: Arc<portal_tenant::Cache>,
     rules_of: Arc<portal_tenant::Derived<LoyaltyRules>>,
-}
-
-fn caller<T>(req: &Request<T>) -> Result<Caller, Status> {
-    Caller::from_metadata(req.metadata())
 }
 
 fn now() -> i64 {
@@ -272,7 +268,7 @@ impl LoyaltyService for Loyalty {
         if r.reference.trim().is_empty() || r.points == 0 {
             return Err(ProfileError::field("reference", "An adjustment needs points and a reference").into());
         }
-        crate::store::summary(&self.db, &r.profile_id).await?;
+        crate::store::profiles::summary(&self.db, &r.profile_id).await?;
         let (rules, now) = (self.rules().await?, now());
         let mut tx = self.db.begin().await.map_err(ProfileError::from)?;
         let posted = if r.points > 0 {
@@ -300,7 +296,7 @@ impl LoyaltyService for Loyalty {
         if r.reference.trim().is_empty() || r.points <= 0 {
             return Err(ProfileError::field("points", "A hold needs a positive number of points and a reference").into());
         }
-        crate::store::summary(&self.db, &r.profile_id).await?;
+        crate::store::profiles::summary(&self.db, &r.profile_id).await?;
         let mut tx = self.db.begin().await.map_err(ProfileError::from)?;
         let hold = Debit { source: Source::Conversion, reason: &r.reason, reference: &r.reference, points: r.points, at: now() };
         let posted = ledger::hold(&mut tx, &r.profile_id, &hold).await?;
@@ -338,32 +334,7 @@ pub(crate) async fn export(
 ) -> Result<(Vec<pb::PointsEntry>, Vec<pb::Reward>, Vec<pb::Benefit>), ProfileError> {
     let (entries, _) = ledger::entries(db, pid, 1, u32::MAX, false).await?;
     let ledger = entries.into_iter().map(pb::PointsEntry::from).collect();
-    Ok((ledger, rewards::all(db, pid, now).await?, offers::all(db, pid).await?))
-}
-
-/// The loyalty side of an erasure, inside the caller's transaction. The ledger stays, so the
-/// books still balance, but owned by `anonymous` (a placeholder profile nothing links to the
-/// member) with amounts, kinds, sources and dates kept, and the free text and the references
-/// (which name claims, rewards and conversions) replaced. Rewards, offers and kept answers go.
-pub(crate) async fn erase(tx: &mut ledger::Tx<'_>, pid: &str, anonymous: &str) -> Result<(), ProfileError> {
-    sqlx::query("UPDATE loyalty_accounts SET profile_id = $2, review_at = NULL WHERE profile_id = $1")
-        .bind(pid)
-        .bind(anonymous)
-        .execute(&mut **tx)
-        .await?;
-    sqlx::query("UPDATE loyalty_ledger SET profile_id = $2, reason = '', reference = 'erased:' || id WHERE profile_id = $1")
-        .bind(pid)
-        .bind(anonymous)
-        .execute(&mut **tx)
-        .await?;
-    for sql in [
-        "DELETE FROM loyalty_idempotency WHERE profile_id = $1",
-        "DELETE FROM rewards WHERE profile_id = $1",
-        "DELETE FROM benefits WHERE profile_id = $1",
-    ] {
-        sqlx::query(sql).bind(pid).execute(&mut **tx).await?;
-    }
-    Ok(())
+    Ok((ledger, crate::store::rewards::all(db, pid, now).await?, offers::all(db, pid).await?))
 }
 
 #[cfg(test)]

@@ -3,10 +3,10 @@
 //! overrides apply only if the benefit has meta, is published and is claimable. A claimable offer
 //! is activated by the member, once.
 use crate::error::ProfileError;
+use crate::store;
 use portal_common::db::Db;
 use portal_proto::profile::v1 as pb;
 use serde_json::{Map, Value};
-use sqlx::Row;
 
 type Result<T> = std::result::Result<T, ProfileError>;
 
@@ -44,65 +44,34 @@ fn meta_of(raw: Option<String>) -> Option<Value> {
     raw.and_then(|m| serde_json::from_str(&m).map_err(|e| tracing::warn!(error = %e, "unreadable benefit meta")).ok())
 }
 
-const BENEFIT_COLS: &str =
-    "b.id, b.name, b.description, b.ends_at, b.definition_id, b.activated_at, d.meta, d.is_published, d.is_claimable";
-
-fn benefit(r: &sqlx::any::AnyRow) -> pb::Benefit {
-    let meta = meta_of(r.get("meta"));
-    let published = r.get::<Option<i64>, _>("is_published").unwrap_or(0) != 0;
-    let claimable = r.get::<Option<i64>, _>("is_claimable").unwrap_or(0) != 0;
-    let t = texts(&r.get::<String, _>("name"), &r.get::<String, _>("description"), overrides(meta.as_ref(), published, claimable));
+fn benefit(o: store::offers::Offer) -> pb::Benefit {
+    let meta = meta_of(o.meta);
+    let t = texts(&o.name, &o.description, overrides(meta.as_ref(), o.is_published, o.is_claimable));
     pb::Benefit {
-        id: r.get("id"),
+        id: o.id,
         name: t.name,
         description: t.description,
-        ends_at: r.get("ends_at"),
-        definition_id: r.get::<Option<i64>, _>("definition_id").unwrap_or(0),
+        ends_at: o.ends_at,
+        definition_id: o.definition_id,
         banner_desktop: t.banner_desktop,
         banner_mobile: t.banner_mobile,
-        is_claimable: claimable,
-        activated_at: r.get::<Option<i64>, _>("activated_at").unwrap_or(0),
+        is_claimable: o.is_claimable,
+        activated_at: o.activated_at,
     }
 }
 
 /// The member's offers that have not ended, ending soonest first.
 pub async fn list(db: &Db, pid: &str, now: i64) -> Result<Vec<pb::Benefit>> {
-    Ok(sqlx::query(&format!(
-        "SELECT {BENEFIT_COLS} FROM benefits b LEFT JOIN benefit_definitions d ON d.id = b.definition_id
-         WHERE b.profile_id = $1 AND b.ends_at >= $2 ORDER BY b.ends_at, b.id"
-    ))
-    .bind(pid)
-    .bind(now)
-    .fetch_all(&db.pool)
-    .await?
-    .iter()
-    .map(benefit)
-    .collect())
+    Ok(store::offers::list(db, pid, now).await?.into_iter().map(benefit).collect())
 }
 
 /// Every offer of the member, ended ones too (the data export).
 pub async fn all(db: &Db, pid: &str) -> Result<Vec<pb::Benefit>> {
-    Ok(sqlx::query(&format!(
-        "SELECT {BENEFIT_COLS} FROM benefits b LEFT JOIN benefit_definitions d ON d.id = b.definition_id WHERE b.profile_id = $1 ORDER BY b.ends_at, b.id"
-    ))
-    .bind(pid)
-    .fetch_all(&db.pool)
-    .await?
-    .iter()
-    .map(benefit)
-    .collect())
+    Ok(store::offers::all(db, pid).await?.into_iter().map(benefit).collect())
 }
 
 async fn one(db: &Db, pid: &str, id: i64) -> Result<pb::Benefit> {
-    let row = sqlx::query(&format!(
-        "SELECT {BENEFIT_COLS} FROM benefits b LEFT JOIN benefit_definitions d ON d.id = b.definition_id WHERE b.id = $1 AND b.profile_id = $2"
-    ))
-    .bind(id)
-    .bind(pid)
-    .fetch_optional(&db.pool)
-    .await?
-    .ok_or(ProfileError::Missing(NOT_FOUND))?;
-    Ok(benefit(&row))
+    store::offers::one(db, pid, id).await?.map(benefit).ok_or(ProfileError::Missing(NOT_FOUND))
 }
 
 /// Activates the member's claimable offer. Idempotent: only the first activation sets the time,
@@ -118,34 +87,13 @@ pub async fn activate(db: &Db, pid: &str, id: i64, now: i64) -> Result<pb::Benef
     if b.ends_at < now {
         return Err(ProfileError::Refused(ENDED));
     }
-    sqlx::query("UPDATE benefits SET activated_at = $3 WHERE id = $1 AND profile_id = $2 AND activated_at IS NULL")
-        .bind(id)
-        .bind(pid)
-        .bind(now)
-        .execute(&db.pool)
-        .await?;
+    store::offers::activate(db, pid, id, now).await?;
     one(db, pid, id).await
 }
 
 /// One of the tenant's definitions, as stored (overrides not applied: the caller has the flags).
 pub async fn definition(db: &Db, tenant: &str, id: i64) -> Result<pb::BenefitDefinition> {
-    let r = sqlx::query(
-        "SELECT id, name, description, meta, is_published, is_claimable, ends_at FROM benefit_definitions WHERE id = $1 AND tenant = $2",
-    )
-    .bind(id)
-    .bind(tenant)
-    .fetch_optional(&db.pool)
-    .await?
-    .ok_or(ProfileError::Missing(NOT_FOUND))?;
-    Ok(pb::BenefitDefinition {
-        id: r.get("id"),
-        name: r.get("name"),
-        description: r.get("description"),
-        meta_json: r.get::<Option<String>, _>("meta").unwrap_or_default(),
-        is_published: r.get::<i64, _>("is_published") != 0,
-        is_claimable: r.get::<i64, _>("is_claimable") != 0,
-        ends_at: r.get::<Option<i64>, _>("ends_at").unwrap_or(0),
-    })
+    store::offers::definition(db, tenant, id).await?.ok_or(ProfileError::Missing(NOT_FOUND))
 }
 
 #[cfg(test)]

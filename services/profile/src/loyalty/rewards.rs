@@ -6,10 +6,10 @@ use super::ledger::{self, Debit, Source};
 use super::rules::{CatalogueEntry, LoyaltyRules};
 use super::DAY;
 use crate::error::ProfileError;
+use crate::store;
 use portal_common::db::Db;
 use portal_proto::profile::v1 as pb;
 use rand::Rng;
-use sqlx::Row;
 
 type Result<T> = std::result::Result<T, ProfileError>;
 
@@ -34,70 +34,14 @@ pub fn new_reward_id() -> i64 {
     rand::thread_rng().gen_range(1_000_000..(1i64 << 53))
 }
 
-fn status(used_at: Option<i64>, expires_at: i64, now: i64) -> &'static str {
-    match used_at {
-        Some(_) => "used",
-        None if expires_at != 0 && expires_at <= now => "expired",
-        None => "available",
-    }
-}
-
-const REWARD_COLS: &str = "id, name, description, terms, points_cost, issued_at, expires_at, source, catalogue_id, code, used_at";
-
-fn reward(r: &sqlx::any::AnyRow, now: i64) -> pb::Reward {
-    let used_at: Option<i64> = r.get("used_at");
-    let expires_at: i64 = r.get("expires_at");
-    pb::Reward {
-        id: r.get("id"),
-        name: r.get("name"),
-        description: r.get("description"),
-        points_cost: r.get("points_cost"),
-        issued_at: r.get("issued_at"),
-        expires_at,
-        terms: r.get("terms"),
-        source: r.get("source"),
-        catalogue_id: r.get("catalogue_id"),
-        code: r.get::<Option<String>, _>("code").unwrap_or_default(),
-        status: status(used_at, expires_at, now).into(),
-        used_at: used_at.unwrap_or(0),
-    }
-}
-
 /// The member's rewards issued up to `now` (one issued for later stays hidden), newest first.
 pub async fn list(db: &Db, pid: &str, now: i64) -> Result<Vec<pb::Reward>> {
-    Ok(sqlx::query(&format!(
-        "SELECT {REWARD_COLS} FROM rewards WHERE profile_id = $1 AND issued_at <= $2 ORDER BY issued_at DESC, id DESC LIMIT 500"
-    ))
-    .bind(pid)
-    .bind(now)
-    .fetch_all(&db.pool)
-    .await?
-    .iter()
-    .map(|r| reward(r, now))
-    .collect())
-}
-
-/// Every reward of the member, also those issued for later, newest first (the data export).
-pub async fn all(db: &Db, pid: &str, now: i64) -> Result<Vec<pb::Reward>> {
-    Ok(sqlx::query(&format!("SELECT {REWARD_COLS} FROM rewards WHERE profile_id = $1 ORDER BY issued_at DESC, id DESC"))
-        .bind(pid)
-        .fetch_all(&db.pool)
-        .await?
-        .iter()
-        .map(|r| reward(r, now))
-        .collect())
+    store::rewards::list(db, pid, now).await
 }
 
 /// One of the member's rewards issued up to `now`.
 pub async fn get<'e, E: sqlx::Executor<'e, Database = sqlx::Any>>(ex: E, pid: &str, id: i64, now: i64) -> Result<pb::Reward> {
-    let row = sqlx::query(&format!("SELECT {REWARD_COLS} FROM rewards WHERE id = $1 AND profile_id = $2 AND issued_at <= $3"))
-        .bind(id)
-        .bind(pid)
-        .bind(now)
-        .fetch_optional(ex)
-        .await?
-        .ok_or(ProfileError::Missing(NOT_FOUND))?;
-    Ok(reward(&row, now))
+    store::rewards::get(ex, pid, id, now, NOT_FOUND).await
 }
 
 /// The catalogue as the member sees it: cheapest first, with what they can afford.
@@ -135,19 +79,14 @@ pub async fn redeem(db: &Db, pid: &str, key: &str, catalogue_id: &str, rules: &L
     let mut tx = db.begin().await?;
     // The account lock makes a retry wait for the first request with its key, then find its answer.
     ledger::lock(&mut tx, pid).await?;
-    let kept = sqlx::query("SELECT request, outcome, message, result FROM loyalty_idempotency WHERE profile_id = $1 AND idem_key = $2")
-        .bind(pid)
-        .bind(key)
-        .fetch_optional(&mut *tx)
-        .await?;
-    if let Some(k) = kept {
-        if k.get::<String, _>("request") != request {
+    let kept = store::rewards::kept(&mut tx, pid, key).await?;
+    if let Some((kept_request, outcome, result)) = kept {
+        if kept_request != request {
             return Err(ProfileError::field("idempotency_key", KEY_REUSED));
         }
-        return match k.get::<String, _>("outcome").as_str() {
+        return match outcome.as_str() {
             "ok" => {
-                let kept: Kept =
-                    serde_json::from_str(&k.get::<String, _>("result")).map_err(|e| ProfileError::Db(sqlx::Error::Decode(e.into())))?;
+                let kept: Kept = serde_json::from_str(&result).map_err(|e| ProfileError::Db(sqlx::Error::Decode(e.into())))?;
                 let reward = get(&mut *tx, pid, kept.reward_id, now).await?;
                 tx.commit().await?;
                 Ok(pb::Redemption { reward: Some(reward), points_spent: kept.points_spent, balance: kept.balance, replayed: true })
@@ -165,7 +104,8 @@ pub async fn redeem(db: &Db, pid: &str, key: &str, catalogue_id: &str, rules: &L
         Ok(_) => {}
         Err(ProfileError::NotEnoughPoints) => {
             // A refusal is an answer too: a retry with this key gets it again.
-            keep(&mut tx, pid, key, &request, "failed_precondition", NOT_ENOUGH, "{}", now).await?;
+            let refused = store::rewards::Answer { request: &request, outcome: "failed_precondition", message: NOT_ENOUGH, result: "{}" };
+            store::rewards::keep(&mut tx, pid, key, &refused, now).await?;
             tx.commit().await?;
             return Err(ProfileError::NotEnoughPoints);
         }
@@ -174,95 +114,53 @@ pub async fn redeem(db: &Db, pid: &str, key: &str, catalogue_id: &str, rules: &L
     issue(&mut tx, pid, reward_id, item, now).await?;
     let balance = ledger::balance(&mut *tx, pid).await?;
     let result = serde_json::to_string(&Kept { reward_id, points_spent: item.points, balance }).expect("plain struct");
-    keep(&mut tx, pid, key, &request, "ok", "", &result, now).await?;
+    store::rewards::keep(
+        &mut tx,
+        pid,
+        key,
+        &store::rewards::Answer { request: &request, outcome: "ok", message: "", result: &result },
+        now,
+    )
+    .await?;
     let reward = get(&mut *tx, pid, reward_id, now).await?;
     tx.commit().await?;
     Ok(pb::Redemption { reward: Some(reward), points_spent: item.points, balance, replayed: false })
 }
 
-#[allow(clippy::too_many_arguments)]
-async fn keep(
-    tx: &mut ledger::Tx<'_>,
-    pid: &str,
-    key: &str,
-    request: &str,
-    outcome: &str,
-    message: &str,
-    result: &str,
-    now: i64,
-) -> Result<()> {
-    sqlx::query(
-        "INSERT INTO loyalty_idempotency (profile_id, idem_key, request, outcome, message, result, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-    )
-    .bind(pid)
-    .bind(key)
-    .bind(request)
-    .bind(outcome)
-    .bind(message)
-    .bind(result)
-    .bind(now)
-    .execute(&mut **tx)
-    .await?;
-    Ok(())
-}
-
 /// Issues a voucher for a catalogue item (its points already debited in this transaction).
 async fn issue(tx: &mut ledger::Tx<'_>, pid: &str, id: i64, item: &CatalogueEntry, now: i64) -> Result<()> {
     let expires_at = if item.valid_days > 0 { now + item.valid_days * DAY } else { 0 };
-    sqlx::query(
-        "INSERT INTO rewards (id, profile_id, name, description, terms, points_cost, issued_at, expires_at, source, catalogue_id, code)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'redemption', $9, $10)",
-    )
-    .bind(id)
-    .bind(pid)
-    .bind(&item.name)
-    .bind(&item.description)
-    .bind(&item.terms)
-    .bind(item.points)
-    .bind(now)
-    .bind(expires_at)
-    .bind(&item.id)
-    .bind(new_code())
-    .execute(&mut **tx)
-    .await?;
-    Ok(())
+    let voucher = store::rewards::Voucher {
+        id,
+        name: &item.name,
+        description: &item.description,
+        terms: &item.terms,
+        points: item.points,
+        expires_at,
+        catalogue_id: &item.id,
+        code: &new_code(),
+    };
+    store::rewards::issue(tx, pid, &voucher, now).await
 }
 
 /// Kept answers older than this are forgotten (a retry comes within minutes; 30 days is ample).
 pub const KEEP_ANSWERS_SECS: i64 = 30 * DAY;
 
 pub async fn forget_old_answers(db: &Db, now: i64) -> Result<u64> {
-    Ok(sqlx::query("DELETE FROM loyalty_idempotency WHERE created_at < $1")
-        .bind(now - KEEP_ANSWERS_SECS)
-        .execute(&db.pool)
-        .await?
-        .rows_affected())
+    store::rewards::forget_answers(db, now - KEEP_ANSWERS_SECS).await
 }
 
 /// The till marks a voucher used, by its code: once, and only while it is valid.
 pub async fn use_code(db: &Db, tenant: &str, code: &str, now: i64) -> Result<pb::Reward> {
     let code = code.trim().to_uppercase();
-    let row =
-        sqlx::query("SELECT r.id, r.profile_id FROM rewards r JOIN profiles p ON p.id = r.profile_id WHERE r.code = $1 AND p.tenant = $2")
-            .bind(&code)
-            .bind(tenant)
-            .fetch_optional(&db.pool)
-            .await?
-            .ok_or(ProfileError::Missing(NOT_FOUND))?;
-    let (id, pid): (i64, String) = (row.get("id"), row.get("profile_id"));
+    let (id, pid) = store::rewards::by_code(db, tenant, &code).await?.ok_or(ProfileError::Missing(NOT_FOUND))?;
     let current = get(&db.pool, &pid, id, now).await?;
     match current.status.as_str() {
         "used" => return Err(ProfileError::Refused("This voucher has been used")),
         "expired" => return Err(ProfileError::Refused("This voucher has expired")),
         _ => {}
     }
-    let n = sqlx::query("UPDATE rewards SET used_at = $2 WHERE id = $1 AND used_at IS NULL")
-        .bind(id)
-        .bind(now)
-        .execute(&db.pool)
-        .await?
-        .rows_affected();
-    if n != 1 {
+    if !store::rewards::mark_used(db, id, now).await? {
         return Err(ProfileError::Refused("This voucher has been used"));
     }
     get(&db.pool, &pid, id, now).await
@@ -288,13 +186,5 @@ mod tests {
             assert!((1_000_000..(1i64 << 53)).contains(&id));
             assert_eq!(id as f64 as i64, id);
         }
-    }
-
-    #[test]
-    fn status_reads_used_then_expiry() {
-        assert_eq!(status(None, 0, 100), "available");
-        assert_eq!(status(None, 200, 100), "available");
-        assert_eq!(status(None, 100, 100), "expired");
-        assert_eq!(status(Some(50), 100, 200), "used");
     }
 }

@@ -5,8 +5,8 @@
 use super::rules::{LoyaltyRules, Measure, TierLevel};
 use super::DAY;
 use crate::error::ProfileError;
+use crate::store;
 use portal_common::db::Db;
-use sqlx::Row;
 
 type Result<T> = std::result::Result<T, ProfileError>;
 
@@ -56,23 +56,11 @@ pub fn status(levels: &[TierLevel], window_days: i64, counted: &[(i64, i64)], no
 /// What counts towards the member's tier in the window ending `now`: `(amount, at)`.
 pub async fn counted(db: &Db, pid: &str, rules: &LoyaltyRules, now: i64) -> Result<Vec<(i64, i64)>> {
     let since = now - rules.tiers.window_days * DAY;
-    let sql = match rules.tiers.measure {
-        Measure::Points => {
-            "SELECT points AS amount, issued_at AS at FROM loyalty_ledger WHERE profile_id = $1 AND kind = 'earn' AND issued_at > $2 AND issued_at <= $3"
-        }
-        Measure::Spend => {
-            "SELECT total_cents AS amount, transacted_at AS at FROM transactions WHERE profile_id = $1 AND transacted_at > $2 AND transacted_at <= $3"
-        }
+    let what = match rules.tiers.measure {
+        Measure::Points => store::tiers::Counted::Earned,
+        Measure::Spend => store::tiers::Counted::Spent,
     };
-    Ok(sqlx::query(sql)
-        .bind(pid)
-        .bind(since)
-        .bind(now)
-        .fetch_all(&db.pool)
-        .await?
-        .into_iter()
-        .map(|r| (r.get("amount"), r.get("at")))
-        .collect())
+    store::tiers::counted(db, pid, what, since, now).await
 }
 
 /// The member's tier status now, or None when the tenant has no tiers.
@@ -87,46 +75,17 @@ pub async fn member_status(db: &Db, pid: &str, rules: &LoyaltyRules, now: i64) -
 /// Brings the profile's stored `tier_handle` in line with `st` and schedules the next review (when
 /// the tier would end). Returns whether the stored tier changed (the profile cache is then stale).
 pub async fn record(db: &Db, pid: &str, rules: &LoyaltyRules, st: &Status) -> Result<bool> {
-    let handle = &rules.tiers.levels[st.current].handle;
-    let mut tx = db.begin().await?;
-    let changed = sqlx::query("UPDATE profiles SET tier_handle = $2 WHERE id = $1 AND tier_handle <> $2")
-        .bind(pid)
-        .bind(handle)
-        .execute(&mut *tx)
-        .await?
-        .rows_affected()
-        == 1;
-    sqlx::query("UPDATE loyalty_accounts SET review_at = $2 WHERE profile_id = $1").bind(pid).bind(st.kept_until).execute(&mut *tx).await?;
-    tx.commit().await?;
-    Ok(changed)
+    store::tiers::record(db, pid, &rules.tiers.levels[st.current].handle, st.kept_until).await
 }
 
 /// Whether the profile's stored tier differs from `st`, or the member's review is due: only then
 /// is there anything for `record` to write (a read of the tier stays a read otherwise).
 pub async fn needs_recording(db: &Db, pid: &str, rules: &LoyaltyRules, st: &Status, now: i64) -> Result<bool> {
-    let row = sqlx::query(
-        "SELECT p.tier_handle, a.review_at FROM profiles p LEFT JOIN loyalty_accounts a ON a.profile_id = p.id WHERE p.id = $1",
-    )
-    .bind(pid)
-    .fetch_optional(&db.pool)
-    .await?;
-    Ok(row.is_some_and(|r| {
-        r.get::<String, _>("tier_handle") != rules.tiers.levels[st.current].handle
-            || r.get::<Option<i64>, _>("review_at").is_some_and(|at| at <= now)
-    }))
+    let recorded = store::tiers::recorded(db, pid).await?;
+    Ok(recorded.is_some_and(|(handle, review_at)| handle != rules.tiers.levels[st.current].handle || review_at.is_some_and(|at| at <= now)))
 }
 
-/// Members whose tier is due for a review at `now` (a credit since the last one, or their tier's end).
-pub async fn due_for_review(db: &Db, now: i64, limit: i64) -> Result<Vec<String>> {
-    Ok(sqlx::query("SELECT profile_id FROM loyalty_accounts WHERE review_at <= $1 ORDER BY review_at, profile_id LIMIT $2")
-        .bind(now)
-        .bind(limit)
-        .fetch_all(&db.pool)
-        .await?
-        .into_iter()
-        .map(|r| r.get("profile_id"))
-        .collect())
-}
+pub use store::tiers::due_for_review;
 
 #[cfg(test)]
 mod tests {

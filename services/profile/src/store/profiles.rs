@@ -1,12 +1,12 @@
-//! SQL for the profile service's own tables. Portable between SQLite and PostgreSQL.
+//! Member profiles: details, identities, custom attributes, messaging preferences and their
+//! consent history, and the staff's and other services' lookups by email, id or identity.
+use super::Result;
 use crate::error::ProfileError;
 use portal_common::db::is_unique_violation;
 use portal_common::db::Db;
 use portal_proto::profile::v1 as pb;
 use sqlx::Row;
 use std::collections::HashMap;
-
-type Result<T> = std::result::Result<T, ProfileError>;
 
 pub async fn profile(db: &Db, id: &str) -> Result<pb::Profile> {
     let row = sqlx::query(
@@ -118,7 +118,7 @@ pub async fn update(db: &Db, tenant: &str, id: &str, ch: &Changes) -> Result<()>
         let taken_msg = if card { crate::cards::CANNOT_LINK } else { taken_msg };
         if ident.identifier.is_empty() {
             if card {
-                crate::cards::unlink(&mut tx, tenant, id).await?;
+                super::cards::unlink(&mut tx, tenant, id).await?;
             }
             sqlx::query("DELETE FROM identities WHERE profile_id = $1 AND handle = $2")
                 .bind(id)
@@ -128,7 +128,7 @@ pub async fn update(db: &Db, tenant: &str, id: &str, ch: &Changes) -> Result<()>
             continue;
         }
         if card {
-            crate::cards::link(&mut tx, tenant, id, &ident.identifier, &field).await?;
+            super::cards::link(&mut tx, tenant, id, &ident.identifier, &field).await?;
         } else {
             let taken = sqlx::query("SELECT profile_id FROM identities WHERE handle = $1 AND identifier = $2 AND profile_id <> $3")
                 .bind(&ident.handle)
@@ -298,112 +298,6 @@ pub async fn find_by_email(db: &Db, tenant: &str, email: &str) -> Result<pb::Fin
         Some(r) => pb::FindByEmailResponse { found: true, profile_id: r.get("id"), first_name: r.get("first_name"), phone: r.get("phone") },
         None => pb::FindByEmailResponse::default(),
     })
-}
-
-/// What to list: one page, newest or oldest first, with products and list links if asked.
-pub struct TransactionQuery {
-    pub page: u32,
-    pub per_page: u32,
-    pub oldest_first: bool,
-    pub include_product: bool,
-    pub include_list_item: bool,
-}
-
-/// One page of the member's transactions, each with its items.
-pub async fn transactions(db: &Db, pid: &str, q: &TransactionQuery) -> Result<pb::ListTransactionsResponse> {
-    let total: i64 =
-        sqlx::query("SELECT COUNT(*) AS n FROM transactions WHERE profile_id = $1").bind(pid).fetch_one(&db.pool).await?.get("n");
-    let offset = i64::from(q.page - 1) * i64::from(q.per_page);
-    let order = if q.oldest_first { "transacted_at ASC, id ASC" } else { "transacted_at DESC, id DESC" };
-    let rows = sqlx::query(&format!(
-        "SELECT id, transacted_at, store, total_cents, currency, receipt_number, store_handle, points FROM transactions
-         WHERE profile_id = $1 ORDER BY {order} LIMIT $2 OFFSET $3"
-    ))
-    .bind(pid)
-    .bind(i64::from(q.per_page))
-    .bind(offset)
-    .fetch_all(&db.pool)
-    .await?;
-    let mut txs: Vec<pb::Transaction> = rows
-        .into_iter()
-        .map(|r| pb::Transaction {
-            id: r.get("id"),
-            transacted_at: r.get("transacted_at"),
-            store: r.get("store"),
-            total_cents: r.get("total_cents"),
-            currency: r.get("currency"),
-            items: vec![],
-            receipt_number: r.get("receipt_number"),
-            store_handle: r.get("store_handle"),
-            points: r.get("points"),
-        })
-        .collect();
-    if !txs.is_empty() {
-        let placeholders: Vec<String> = (1..=txs.len()).map(|i| format!("${i}")).collect();
-        let sql = format!(
-            "SELECT i.id, i.transaction_id, i.name, i.quantity, i.amount_cents, i.product_id, i.product_name, i.variant_id,
-                    l.list_item_id, l.list_id, l.connection_id
-             FROM transaction_items i LEFT JOIN transaction_item_links l ON l.item_id = i.id
-             WHERE i.transaction_id IN ({}) ORDER BY i.transaction_id, i.position",
-            placeholders.join(", ")
-        );
-        let mut query = sqlx::query(&sql);
-        for t in &txs {
-            query = query.bind(t.id.clone());
-        }
-        let mut by_tx: HashMap<String, Vec<pb::TransactionItem>> = HashMap::new();
-        for r in query.fetch_all(&db.pool).await? {
-            let link: Option<String> = r.try_get("list_item_id").ok().flatten();
-            by_tx.entry(r.get("transaction_id")).or_default().push(pb::TransactionItem {
-                id: r.get("id"),
-                name: r.get("name"),
-                quantity: r.get("quantity"),
-                amount_cents: r.get("amount_cents"),
-                product: q.include_product.then(|| pb::Product {
-                    id: r.get("product_id"),
-                    name: r.get("product_name"),
-                    variant_id: r.get("variant_id"),
-                }),
-                list_item: link.filter(|_| q.include_list_item).map(|id| pb::ListItemLink {
-                    id,
-                    list_id: r.get::<Option<String>, _>("list_id").unwrap_or_default(),
-                    connection_id: r.get::<Option<String>, _>("connection_id").unwrap_or_default(),
-                }),
-            });
-        }
-        for t in &mut txs {
-            t.items = by_tx.remove(&t.id).unwrap_or_default();
-        }
-    }
-    Ok(pb::ListTransactionsResponse { transactions: txs, page: q.page, per_page: q.per_page, total: total as u64 })
-}
-
-/// Links the member's purchased item to a list item (replacing an earlier link). NotFound when
-/// the item is not one of the member's purchases.
-pub async fn link_list_item(db: &Db, pid: &str, item_id: &str, link: &pb::ListItemLink) -> Result<()> {
-    let mine = sqlx::query(
-        "SELECT i.id FROM transaction_items i JOIN transactions t ON t.id = i.transaction_id WHERE i.id = $1 AND t.profile_id = $2",
-    )
-    .bind(item_id)
-    .bind(pid)
-    .fetch_optional(&db.pool)
-    .await?;
-    if mine.is_none() {
-        return Err(ProfileError::NotFound);
-    }
-    sqlx::query(
-        "INSERT INTO transaction_item_links (item_id, list_item_id, list_id, connection_id, linked_at) VALUES ($1, $2, $3, $4, $5)
-         ON CONFLICT (item_id) DO UPDATE SET list_item_id = excluded.list_item_id, list_id = excluded.list_id,
-             connection_id = excluded.connection_id, linked_at = excluded.linked_at",
-    )
-    .bind(item_id)
-    .bind(&link.id)
-    .bind(&link.list_id)
-    .bind(&link.connection_id)
-    .bind(portal_common::now_unix())
-    .execute(&db.pool)
-    .await?;
-    Ok(())
 }
 
 /// A new member profile; the unique index on (tenant, email) decides a race between two
