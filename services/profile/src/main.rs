@@ -1,4 +1,4 @@
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    portal_common::grpc::run_standalone("profile", portal_tenant::load, |s| async move { portal_profile::build(&s).await }).await
+    portal_common::grpc::run_standalone("profile", |s| async move { portal_profile::build(&s).await }).await
 }
