@@ -6,21 +6,22 @@
 //! connection per kind, `maxListsPerConnection` lists per connection and `maxItemsPerList` items
 //! per list. Past a cap a create is refused with 422 (no field, the message says which cap), and
 //! the count is taken under a lock on the connection or list, so concurrent creates can't pass it.
+mod error;
 mod store;
 
+pub use error::ConnectionsError;
 use portal_common::config::Settings;
 use portal_common::db::Db;
 use portal_common::grpc::Channel;
 use portal_common::grpc::GrpcApp;
-use portal_common::identity::Caller;
+use portal_common::identity::{caller, owner};
 use portal_proto::connections::v1::{
     self as pb,
     connections_service_server::{ConnectionsService, ConnectionsServiceServer},
 };
 use portal_proto::refdata::v1::{refdata_service_client::RefdataServiceClient, GetConfigRequest};
-use std::collections::BTreeMap;
 use std::sync::Arc;
-use tonic::{Code, Request, Response, Status};
+use tonic::{Request, Response, Status};
 
 pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
 
@@ -35,13 +36,7 @@ pub async fn build(settings: &Settings) -> anyhow::Result<GrpcApp> {
     portal_tenant::load(&settings.tenant_config)?;
     let db = Db::connect(settings, "connections", &MIGRATOR).await?;
     if settings.demo_data {
-        sqlx::query(
-            "INSERT INTO connections (id, profile_id, definition_id, connector, name, created_at)
-             VALUES ('con_demo_shop', 'prf_0000000000000000000000d1', 'def_shop', 'shopify', 'Online shop', $1) ON CONFLICT (id) DO NOTHING",
-        )
-        .bind(portal_common::now_unix())
-        .execute(&db.pool)
-        .await?;
+        store::seed_demo(&db).await?;
     }
     let refdata = RefdataServiceClient::new(portal_common::grpc::channel(&settings.service_url("refdata")?)?);
     let routes = tonic::service::Routes::new(ConnectionsServiceServer::new(Connections { db, refdata, tenant: Arc::default() }));
@@ -54,10 +49,6 @@ struct Connections {
     refdata: RefdataServiceClient<Channel>,
     /// The tenant config from refdata, parsed once per version.
     tenant: Arc<portal_tenant::Cache>,
-}
-
-fn fields(code: Code, message: &str, field: &str, problem: &str) -> Status {
-    portal_common::error::field_status(code, message, &BTreeMap::from([(field.to_string(), problem.to_string())]))
 }
 
 /// A list handle or a source: lowercase letters, digits, `-` and `_`, at most 32.
@@ -73,32 +64,10 @@ fn product_ref(s: &str) -> bool {
 impl Connections {
     /// The tenant config, typed: asked of refdata on every create, so a change of the kinds or
     /// caps (`components.connections`) applies at once; parsed only when its text changed.
-    async fn tenant(&self) -> Result<Arc<portal_tenant::Tenant>, Status> {
+    async fn tenant(&self) -> Result<Arc<portal_tenant::Tenant>, ConnectionsError> {
         let cfg = self.refdata.clone().get_config(GetConfigRequest {}).await?.into_inner();
-        self.tenant.get(&cfg.json).map_err(|e| portal_common::error::internal("tenant config", e))
+        self.tenant.get(&cfg.json).map_err(ConnectionsError::Tenant)
     }
-}
-
-/// A missing connection or list, told with the spec's message for the step that failed.
-fn spec_message(s: Status, message: &str) -> Status {
-    if s.code() == Code::NotFound {
-        Status::not_found(message)
-    } else {
-        s
-    }
-}
-
-fn caller<T>(req: &Request<T>) -> Result<Caller, Status> {
-    Caller::from_metadata(req.metadata())
-}
-
-/// The member themselves: the privacy centre refuses staff viewing the account.
-fn owner<T>(req: &Request<T>) -> Result<Caller, Status> {
-    let c = caller(req)?;
-    if c.actor.is_some() {
-        return Err(Status::permission_denied(portal_common::token::IMPERSONATION_PRIVACY));
-    }
-    Ok(c)
 }
 
 #[tonic::async_trait]
@@ -118,9 +87,12 @@ impl ConnectionsService for Connections {
         let c = caller(&req)?;
         let r = req.into_inner();
         let tenant = self.tenant().await?;
-        let def = tenant.components.connections.definitions.iter().find(|d| d.id == r.definition_id.trim()).ok_or_else(|| {
-            fields(Code::InvalidArgument, "Please check the highlighted fields", "definition_id", "Unknown kind of connection")
-        })?;
+        let def =
+            tenant.components.connections.definitions.iter().find(|d| d.id == r.definition_id.trim()).ok_or(ConnectionsError::Field(
+                "Please check the highlighted fields",
+                "definition_id",
+                "Unknown kind of connection",
+            ))?;
         let name = if r.name.trim().is_empty() { def.name.clone() } else { r.name.trim().chars().take(80).collect() };
         Ok(Response::new(store::create_connection(&self.db, &c.profile_id, &def.id, &def.connector, &name).await?))
     }
@@ -137,7 +109,7 @@ impl ConnectionsService for Connections {
         let r = req.into_inner();
         let name = r.name.trim();
         if name.is_empty() || name.chars().count() > 80 || name.chars().any(char::is_control) {
-            return Err(fields(Code::InvalidArgument, "Please check the highlighted fields", "name", "Use 1 to 80 characters"));
+            return Err(ConnectionsError::Field("Please check the highlighted fields", "name", "Use 1 to 80 characters").into());
         }
         Ok(Response::new(store::rename_connection(&self.db, &c.profile_id, &r.id, name).await?))
     }
@@ -162,14 +134,14 @@ impl ConnectionsService for Connections {
         let r = req.into_inner();
         let handle = r.handle.trim();
         if handle.is_empty() {
-            return Err(fields(Code::InvalidArgument, ERR_CREATING_LIST, "handle", "Required"));
+            return Err(ConnectionsError::Field(ERR_CREATING_LIST, "handle", "Required").into());
         }
         if !slug(handle) {
-            return Err(fields(Code::InvalidArgument, ERR_CREATING_LIST, "handle", "Use up to 32 lowercase letters, digits, - and _"));
+            return Err(ConnectionsError::Field(ERR_CREATING_LIST, "handle", "Use up to 32 lowercase letters, digits, - and _").into());
         }
         let name = r.name.trim();
         if name.chars().count() > 80 || name.chars().any(char::is_control) {
-            return Err(fields(Code::InvalidArgument, ERR_CREATING_LIST, "name", "Use 80 characters or fewer"));
+            return Err(ConnectionsError::Field(ERR_CREATING_LIST, "name", "Use 80 characters or fewer").into());
         }
         let caps = &self.tenant().await?.components.connections;
         let list = store::create_list(
@@ -181,7 +153,7 @@ impl ConnectionsService for Connections {
             caps.max_lists_per_connection,
         )
         .await;
-        Ok(Response::new(list.map_err(|s| spec_message(s, ERR_CREATING_LIST))?))
+        Ok(Response::new(list.map_err(|e| e.told_as(ERR_CREATING_LIST))?))
     }
 
     #[tracing::instrument(skip_all)]
@@ -190,21 +162,21 @@ impl ConnectionsService for Connections {
         let r = req.into_inner();
         let (product, variant) = (r.product_id.trim(), r.product_variant_id.trim());
         if product.is_empty() && variant.is_empty() {
-            return Err(fields(Code::InvalidArgument, ERR_CREATING_ITEM, "product_id", "Give a product_variant_id or a product_id"));
+            return Err(ConnectionsError::Field(ERR_CREATING_ITEM, "product_id", "Give a product_variant_id or a product_id").into());
         }
         if !product_ref(product) || !product_ref(variant) {
-            return Err(fields(Code::InvalidArgument, ERR_CREATING_ITEM, "product_id", "Not a product id"));
+            return Err(ConnectionsError::Field(ERR_CREATING_ITEM, "product_id", "Not a product id").into());
         }
         let source = match r.source.trim() {
             "" => "profile-portal",
             s if slug(s) => s,
-            _ => return Err(fields(Code::InvalidArgument, ERR_CREATING_ITEM, "source", "Use up to 32 lowercase letters, digits, - and _")),
+            _ => return Err(ConnectionsError::Field(ERR_CREATING_ITEM, "source", "Use up to 32 lowercase letters, digits, - and _").into()),
         };
         let caps = &self.tenant().await?.components.connections;
         let (item, created) =
             store::add_item(&self.db, &c.profile_id, &r.connection_id, &r.list_id, product, variant, source, caps.max_items_per_list)
                 .await
-                .map_err(|s| spec_message(s, ERR_CREATING_ITEM))?;
+                .map_err(|e| e.told_as(ERR_CREATING_ITEM))?;
         Ok(Response::new(pb::AddListItemResponse { item: Some(item), created }))
     }
 

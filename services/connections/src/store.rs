@@ -1,21 +1,30 @@
 //! SQL for connections, lists and list items. Every query is scoped to the calling member
 //! (lists and items through their connection), so another member's ids are simply not found.
-use crate::{fields, ERR_CREATING_LIST};
+use crate::error::{db, ConnectionsError};
+use crate::ERR_CREATING_LIST;
 use portal_common::db::{is_unique_violation, Db};
 use portal_proto::connections::v1 as pb;
 use sqlx::any::AnyRow;
 use sqlx::Row;
 use std::collections::HashMap;
-use tonic::{Code, Status};
 
-type Result<T> = std::result::Result<T, Status>;
+type Result<T> = std::result::Result<T, ConnectionsError>;
 
-fn db(context: &'static str) -> impl FnOnce(sqlx::Error) -> Status {
-    move |e| portal_common::error::internal(context, e)
+fn not_found(what: &'static str) -> ConnectionsError {
+    ConnectionsError::NotFound(what)
 }
 
-fn not_found(what: &str) -> Status {
-    Status::not_found(format!("No such {what}"))
+/// The demo member's connection to the demo shop (`demo_data`), added once.
+pub async fn seed_demo(db_: &Db) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO connections (id, profile_id, definition_id, connector, name, created_at)
+         VALUES ('con_demo_shop', 'prf_0000000000000000000000d1', 'def_shop', 'shopify', 'Online shop', $1) ON CONFLICT (id) DO NOTHING",
+    )
+    .bind(portal_common::now_unix())
+    .execute(&db_.pool)
+    .await
+    .map_err(db("seeding the demo connection"))?;
+    Ok(())
 }
 
 const CONNECTION_COLS: &str = "id, definition_id, connector, name, created_at";
@@ -73,7 +82,7 @@ pub async fn create_connection(db_: &Db, pid: &str, definition: &str, connector:
         .await
         .map_err(|e| {
             if is_unique_violation(&e) {
-                fields(Code::AlreadyExists, "You already have this connection", "definition_id", "You already have this connection")
+                ConnectionsError::Conflict("You already have this connection", "definition_id", "You already have this connection")
             } else {
                 db("creating a connection")(e)
             }
@@ -195,7 +204,7 @@ pub async fn create_list(db_: &Db, pid: &str, connection_id: &str, handle: &str,
         .map_err(db("creating a list"))?
         .get("n");
     if held >= max {
-        return Err(Status::invalid_argument(format!("This connection already holds {held} lists, the most it can")));
+        return Err(ConnectionsError::TooManyLists(held));
     }
     let list = pb::ProductList {
         id: portal_common::new_id("lst_"),
@@ -214,7 +223,7 @@ pub async fn create_list(db_: &Db, pid: &str, connection_id: &str, handle: &str,
         .await
         .map_err(|e| {
             if is_unique_violation(&e) {
-                fields(Code::AlreadyExists, ERR_CREATING_LIST, "handle", "This connection already has a list with this handle")
+                ConnectionsError::Conflict(ERR_CREATING_LIST, "handle", "This connection already has a list with this handle")
             } else {
                 db("creating a list")(e)
             }
@@ -273,7 +282,7 @@ pub async fn add_item(
         .map_err(db(ctx))?
         .get("n");
     if held >= max {
-        return Err(Status::invalid_argument(format!("This list already holds {held} items, the most it can")));
+        return Err(ConnectionsError::TooManyItems(held));
     }
     sqlx::query("INSERT INTO list_items (id, list_id, product_id, product_variant_id, source, created_at) VALUES ($1, $2, $3, $4, $5, $6)")
         .bind(portal_common::new_id("li_"))
