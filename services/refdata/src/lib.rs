@@ -1,7 +1,10 @@
 //! Reference data: the tenant's configuration (read from a file, secrets removed before it
 //! leaves this service), countries and store locations.
+mod error;
+mod store;
 pub mod tenant_config;
 
+pub use error::RefdataError;
 use portal_common::config::Settings;
 use portal_common::db::Db;
 use portal_common::grpc::GrpcApp;
@@ -9,7 +12,6 @@ use portal_proto::refdata::v1::{
     self as pb,
     refdata_service_server::{RefdataService, RefdataServiceServer},
 };
-use sqlx::Row;
 use std::sync::{Arc, LazyLock};
 use tonic::{Request, Response, Status};
 
@@ -21,10 +23,10 @@ pub async fn build(settings: &Settings) -> anyhow::Result<GrpcApp> {
     let config = Arc::new(tenant_config::Source::open(&settings.tenant_config)?);
     let db = Db::connect(settings, "refdata", &MIGRATOR).await?;
     if settings.demo_data {
-        seed_locations(&db, &settings.tenant).await?;
+        store::seed_locations(&db, &settings.tenant).await?;
     }
-    note_version(&db, "countries", &portal_common::countries::digest()).await?;
-    note_version(&db, "locations", &locations_digest(&db, &settings.tenant).await?).await?;
+    store::note_version(&db, "countries", &portal_common::countries::digest()).await?;
+    store::note_version(&db, "locations", &store::locations_digest(&db, &settings.tenant).await?).await?;
     let svc = Refdata {
         db,
         tenant: settings.tenant.clone(),
@@ -47,35 +49,17 @@ struct Refdata {
     credit: (String, String),
 }
 
-const LOCATION_COLUMNS: &str = "id, handle, name, external_code, external_id, latitude, longitude, address, phone, time_zone, hours";
-
-fn location(r: &sqlx::any::AnyRow) -> pb::Location {
-    pb::Location {
-        id: r.get("id"),
-        handle: r.get("handle"),
-        name: r.get("name"),
-        external_code: r.get("external_code"),
-        external_id: r.get("external_id"),
-        latitude: r.get("latitude"),
-        longitude: r.get("longitude"),
-        address: r.get("address"),
-        phone: r.get("phone"),
-        time_zone: r.get("time_zone"),
-        hours_json: r.get("hours"),
-    }
-}
-
 #[tonic::async_trait]
 impl RefdataService for Refdata {
     #[tracing::instrument(skip_all)]
     async fn get_config(&self, _req: Request<pb::GetConfigRequest>) -> Result<Response<pb::GetConfigResponse>, Status> {
-        let cfg = self.config.current().map_err(|e| portal_common::error::internal("reading tenant config", e))?;
+        let cfg = self.config.current().map_err(RefdataError::Config)?;
         Ok(Response::new(pb::GetConfigResponse { json: cfg.public_json.clone(), last_updated: cfg.last_updated }))
     }
 
     #[tracing::instrument(skip_all)]
     async fn list_locations(&self, _req: Request<pb::ListLocationsRequest>) -> Result<Response<pb::ListLocationsResponse>, Status> {
-        let locations = self.locations().await?;
+        let locations = store::locations(&self.db, &self.tenant).await?;
         Ok(Response::new(pb::ListLocationsResponse { locations }))
     }
 
@@ -93,14 +77,13 @@ impl RefdataService for Refdata {
                 credit_url: self.credit.1.clone(),
             }));
         }
-        let cfg = self.config.current().map_err(|e| portal_common::error::internal("reading tenant config", e))?;
+        let cfg = self.config.current().map_err(RefdataError::Config)?;
         // In range: checked when the file was loaded.
         let default = cfg.tenant.general.default_position.as_ref().map(|p| (p.latitude, p.longitude));
         let (latitude, longitude) = match default {
             Some(p) => p,
             None => {
-                let first =
-                    self.locations().await?.into_iter().next().ok_or_else(|| Status::not_found("No position is known for this address"))?;
+                let first = store::locations(&self.db, &self.tenant).await?.into_iter().next().ok_or(RefdataError::NoPosition)?;
                 (first.latitude, first.longitude)
             }
         };
@@ -109,40 +92,13 @@ impl RefdataService for Refdata {
 
     #[tracing::instrument(skip_all)]
     async fn list_countries(&self, _req: Request<pb::ListCountriesRequest>) -> Result<Response<pb::ListCountriesResponse>, Status> {
-        let last_updated = self.ages().await?.countries;
+        let last_updated = store::ages(&self.db).await?.countries;
         Ok(Response::new(pb::ListCountriesResponse { countries: COUNTRIES.clone(), last_updated }))
     }
 
     #[tracing::instrument(skip_all)]
     async fn get_ages(&self, _req: Request<pb::GetAgesRequest>) -> Result<Response<pb::Ages>, Status> {
-        Ok(Response::new(self.ages().await?))
-    }
-}
-
-impl Refdata {
-    async fn locations(&self) -> Result<Vec<pb::Location>, Status> {
-        let rows = sqlx::query(&format!("SELECT {LOCATION_COLUMNS} FROM locations WHERE tenant = $1 ORDER BY id"))
-            .bind(&self.tenant)
-            .fetch_all(&self.db.pool)
-            .await
-            .map_err(|e| portal_common::error::internal("listing locations", e))?;
-        Ok(rows.iter().map(location).collect())
-    }
-
-    async fn ages(&self) -> Result<pb::Ages, Status> {
-        let rows = sqlx::query("SELECT key, updated_at FROM refdata_meta")
-            .fetch_all(&self.db.pool)
-            .await
-            .map_err(|e| portal_common::error::internal("reading reference data ages", e))?;
-        let mut ages = pb::Ages::default();
-        for r in rows {
-            match r.get::<String, _>("key").as_str() {
-                "countries" => ages.countries = r.get("updated_at"),
-                "locations" => ages.locations = r.get("updated_at"),
-                _ => {}
-            }
-        }
-        Ok(ages)
+        Ok(Response::new(store::ages(&self.db).await?))
     }
 }
 
@@ -163,133 +119,3 @@ static COUNTRIES: LazyLock<Vec<pb::Country>> = LazyLock::new(|| {
     all.sort_by(|a, b| a.name.cmp(&b.name));
     all
 });
-
-/// Records that a data set has `digest` now; its time moves only when the digest changes, so
-/// clients refetch only when there is something new. Safe when several instances start at once.
-async fn note_version(db: &Db, key: &str, digest: &str) -> anyhow::Result<()> {
-    sqlx::query(
-        "INSERT INTO refdata_meta (key, digest, updated_at) VALUES ($1, $2, $3)
-         ON CONFLICT (key) DO UPDATE SET digest = excluded.digest, updated_at = excluded.updated_at
-         WHERE refdata_meta.digest <> excluded.digest",
-    )
-    .bind(key)
-    .bind(digest)
-    .bind(portal_common::now_unix())
-    .execute(&db.pool)
-    .await?;
-    Ok(())
-}
-
-async fn locations_digest(db: &Db, tenant: &str) -> anyhow::Result<String> {
-    use sha2::{Digest, Sha256};
-    let rows = sqlx::query(&format!("SELECT {LOCATION_COLUMNS} FROM locations WHERE tenant = $1 ORDER BY id"))
-        .bind(tenant)
-        .fetch_all(&db.pool)
-        .await?;
-    let mut h = Sha256::new();
-    for r in rows.iter().map(location) {
-        let line = format!(
-            "{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}\n",
-            r.id, r.handle, r.name, r.external_code, r.external_id, r.latitude, r.longitude, r.address, r.phone, r.time_zone, r.hours_json
-        );
-        h.update(line.as_bytes());
-    }
-    Ok(portal_common::hex(&h.finalize()))
-}
-
-/// A few of the demo brand's stores, at their real coordinates and addresses, with their hours
-/// (phone numbers from the range set aside for fiction). Updated in place, so a demo database
-/// made before a column existed gets it.
-async fn seed_locations(db: &Db, tenant: &str) -> anyhow::Result<()> {
-    let mall = r#"{"mon":[["09:00","17:30"]],"tue":[["09:00","17:30"]],"wed":[["09:00","17:30"]],"thu":[["09:00","21:00"]],"fri":[["09:00","21:00"]],"sat":[["09:00","17:00"]],"sun":[["10:00","17:00"]]}"#;
-    let city = r#"{"mon":[["10:00","19:00"]],"tue":[["10:00","19:00"]],"wed":[["10:00","19:00"]],"thu":[["10:00","21:00"]],"fri":[["10:00","21:00"]],"sat":[["10:00","19:00"]],"sun":[["10:00","19:00"]]}"#;
-    let stores = [
-        (
-            1i64,
-            "melbourne-central",
-            "Melbourne Central",
-            "MC01",
-            "1001",
-            -37.810_29,
-            144.962_84,
-            "Melbourne Central, 211 La Trobe Street\nMelbourne VIC 3000",
-            "+61 3 5550 1001",
-            "Australia/Melbourne",
-            city,
-        ),
-        (
-            2,
-            "chadstone",
-            "Chadstone",
-            "CH02",
-            "1002",
-            -37.886_39,
-            145.083_13,
-            "Chadstone Shopping Centre, 1341 Dandenong Road\nMalvern East VIC 3148",
-            "+61 3 5550 1002",
-            "Australia/Melbourne",
-            mall,
-        ),
-        (
-            3,
-            "sydney-pitt-street",
-            "Pitt Street Mall, Sydney",
-            "PS03",
-            "1003",
-            -33.869_82,
-            151.208_42,
-            "188 Pitt Street\nSydney NSW 2000",
-            "+61 2 5550 1003",
-            "Australia/Sydney",
-            city,
-        ),
-        (
-            4,
-            "brisbane-queen-street",
-            "Queen Street Mall, Brisbane",
-            "QS04",
-            "1004",
-            -27.469_89,
-            153.025_71,
-            "171 Queen Street\nBrisbane City QLD 4000",
-            "+61 7 5550 1004",
-            "Australia/Brisbane",
-            mall,
-        ),
-        (
-            5,
-            "perth-hay-street",
-            "Hay Street Mall, Perth",
-            "HS05",
-            "1005",
-            -31.953_51,
-            115.858_67,
-            "200 Hay Street\nPerth WA 6000",
-            "+61 8 5550 1005",
-            "Australia/Perth",
-            mall,
-        ),
-    ];
-    for (id, handle, name, code, ext, lat, lng, address, phone, zone, hours) in stores {
-        sqlx::query(
-            "INSERT INTO locations (id, tenant, handle, name, external_code, external_id, latitude, longitude, address, phone, time_zone, hours)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
-             ON CONFLICT (id) DO UPDATE SET address = excluded.address, phone = excluded.phone, time_zone = excluded.time_zone, hours = excluded.hours",
-        )
-        .bind(id)
-        .bind(tenant)
-        .bind(handle)
-        .bind(name)
-        .bind(code)
-        .bind(ext)
-        .bind(lat)
-        .bind(lng)
-        .bind(address)
-        .bind(phone)
-        .bind(zone)
-        .bind(hours)
-        .execute(&db.pool)
-        .await?;
-    }
-    Ok(())
-}
