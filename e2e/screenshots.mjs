@@ -1,24 +1,12 @@
 // Screenshots of the main pages, signed in, in English and Arabic, at phone and desktop width:
 //   PORTAL_URL=http://localhost:8080 node e2e/screenshots.mjs [out-dir]
-import { chromium } from 'playwright-core';
 import fs from 'node:fs';
+import { launchChromium } from './chromium.mjs';
 
 const BASE = process.env.PORTAL_URL ?? 'http://localhost:8080';
 const out = process.argv[2] ?? '.cache/screenshots';
 fs.mkdirSync(out, { recursive: true });
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
-});
+const browser = await launchChromium();
 const pages = [
   '/',
   '/home',

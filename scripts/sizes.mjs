@@ -14,7 +14,6 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { createRequire } from 'node:module';
 import { REPO } from './lib.mjs';
 
 const BUDGET_KB = 150;
@@ -106,29 +105,17 @@ function fakeSession() {
 }
 
 async function measure() {
-  let chromium;
+  // e2e's launcher, with its playwright-core (absent until `npm ci` in e2e/).
+  let browserKit;
   try {
-    ({ chromium } = createRequire(path.join(REPO, 'e2e', 'package.json'))('playwright-core'));
+    browserKit = await import('../e2e/chromium.mjs');
   } catch {
     return null;
   }
-  const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
-  if (!fs.existsSync(executablePath)) return null;
+  if (!browserKit.haveChromium()) return null;
   const server = await serve();
   const base = `http://127.0.0.1:${server.address().port}`;
-  const browser = await chromium.launch({
-    executablePath,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const browser = await browserKit.launchChromium();
   const pages = {};
   try {
     const visits = [

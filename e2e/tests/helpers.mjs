@@ -1,6 +1,6 @@
 // Shared by the browser tests: one Chromium (Debian's), a page per test, the dev outbox.
-import { chromium } from 'playwright-core';
 import { after, before } from 'node:test';
+import { launchChromium } from '../chromium.mjs';
 
 export const BASE = process.env.PORTAL_URL ?? 'http://localhost:8080';
 export const STATIC_DIR = process.env.PORTAL_STATIC_DIR;
@@ -10,21 +10,8 @@ let browser;
 // embedding tests provoke on purpose): the run fails if there is any.
 const cspViolations = [];
 
-// Playwright gives a non-persistent launch its own fresh, temporary profile.
 before(async () => {
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
 });
 
 after(async () => {
