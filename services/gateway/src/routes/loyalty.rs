@@ -1,9 +1,10 @@
 //! The member's loyalty: points balance and ledger, points expiring next, tiers and progress,
-//! rewards (issued, the catalogue, redemption) and offers. The profile id always comes from the
-//! session token; a redemption needs an `Idempotency-Key` header and happens once per key.
+//! rewards (issued, the catalogue, redemption); their offers are `offers`. The profile id always
+//! comes from the session token; a redemption needs an `Idempotency-Key` header and happens once
+//! per key.
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{Member, Path, Query};
-use crate::routes::{iso, iso_opt, text_opt};
+use crate::routes::{iso, iso_opt, numeric_id, text_opt};
 use crate::state::AppState;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::State;
@@ -26,15 +27,6 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(catalogue))
         .routes(routes!(reward))
         .routes(routes!(redeem))
-        .routes(routes!(benefits))
-        .routes(routes!(activate_benefit))
-        .routes(routes!(benefit_definition))
-}
-
-/// An id from the path: a whole number, else nothing by that id exists (404, not 400: the
-/// screens link by id and a mistyped link is simply not found).
-fn numeric_id(raw: &str, what: &'static str) -> ApiResult<i64> {
-    raw.parse::<i64>().ok().filter(|n| *n > 0).ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, what))
 }
 
 #[derive(Serialize, ToSchema)]
@@ -105,7 +97,7 @@ impl From<pb::PointsEntry> for PointsBody {
 #[derive(Serialize, ToSchema)]
 pub struct PointsPage {
     pub data: Vec<PointsBody>,
-    pub meta: crate::routes::profile::PageMeta,
+    pub meta: crate::routes::PageMeta,
 }
 
 /// The caller's points ledger, one page, sorted by `issued_at`.
@@ -128,7 +120,7 @@ pub async fn points(State(s): State<AppState>, m: Member, Query(q): Query<Points
     let req = pb::ListPointsRequest { page: q.page.unwrap_or(1), per_page: q.per_page.unwrap_or(20), newest_first };
     let r = s.clients.loyalty.clone().list_points(m.request(req)).await?.into_inner();
     let data = r.entries.into_iter().map(Into::into).collect();
-    Ok(Json(PointsPage { data, meta: crate::routes::profile::PageMeta { page: r.page, per_page: r.per_page, total: r.total } }))
+    Ok(Json(PointsPage { data, meta: crate::routes::PageMeta { page: r.page, per_page: r.per_page, total: r.total } }))
 }
 
 #[derive(Serialize, ToSchema)]
@@ -429,109 +421,4 @@ pub async fn redeem(
         res.headers_mut().insert(REPLAYED.clone(), HeaderValue::from_static("true"));
     }
     Ok(res)
-}
-
-#[derive(Serialize, ToSchema)]
-pub struct BenefitBody {
-    pub id: i64,
-    pub definition_id: Option<i64>,
-    /// The definition's `title` override where the rule applies, else the offer's own name.
-    pub name: String,
-    pub description: String,
-    pub banner_desktop: Option<String>,
-    pub banner_mobile: Option<String>,
-    pub ends_at: String,
-    /// The member activates it to use it.
-    pub is_claimable: bool,
-    pub activated: bool,
-    pub activated_at: Option<String>,
-}
-
-impl From<pb::Benefit> for BenefitBody {
-    fn from(b: pb::Benefit) -> Self {
-        BenefitBody {
-            id: b.id,
-            definition_id: Some(b.definition_id).filter(|d| *d != 0),
-            name: b.name,
-            description: b.description,
-            banner_desktop: text_opt(b.banner_desktop),
-            banner_mobile: text_opt(b.banner_mobile),
-            ends_at: iso(b.ends_at),
-            is_claimable: b.is_claimable,
-            activated: b.activated_at != 0,
-            activated_at: iso_opt(b.activated_at),
-        }
-    }
-}
-
-#[derive(Serialize, ToSchema)]
-pub struct BenefitList {
-    pub data: Vec<BenefitBody>,
-}
-
-#[derive(Serialize, ToSchema)]
-pub struct BenefitResponse {
-    pub data: BenefitBody,
-}
-
-/// The caller's current offers, ending soonest first, with the definitions' text overrides
-/// applied where the spec's rule allows (meta, published and claimable).
-#[utoipa::path(get, path = "/api/profile/benefits", tag = "loyalty", security(("bearer" = [])),
-    responses((status = 200, body = BenefitList), (status = 401, body = crate::error::ErrorBody)))]
-pub async fn benefits(State(s): State<AppState>, m: Member) -> ApiResult<Json<BenefitList>> {
-    let r = s.clients.loyalty.clone().list_benefits(m.request(pb::ListBenefitsRequest {})).await?.into_inner();
-    Ok(Json(BenefitList { data: r.benefits.into_iter().map(Into::into).collect() }))
-}
-
-/// Activates one of the caller's claimable offers. Activating again changes nothing and answers
-/// the same activated offer.
-#[utoipa::path(post, path = "/api/profile/benefits/{id}/activate", tag = "loyalty", params(("id" = i64, Path, description = "An offer id: a whole number; anything else answers 404", minimum = 1)), security(("bearer" = [])),
-    responses((status = 200, body = BenefitResponse), (status = 401, body = crate::error::ErrorBody),
-        (status = 403, description = "Staff viewing the account", body = crate::error::ErrorBody),
-        (status = 404, description = "Not one of the caller's offers", body = crate::error::ErrorBody),
-        (status = 409, description = "Not claimable, or ended", body = crate::error::ErrorBody)))]
-pub async fn activate_benefit(State(s): State<AppState>, m: Member, Path(id): Path<String>) -> ApiResult<Json<BenefitResponse>> {
-    let id = numeric_id(&id, "We couldn't find that offer")?;
-    let r = s.clients.loyalty.clone().activate_benefit(m.request(pb::ActivateBenefitRequest { id })).await?.into_inner();
-    Ok(Json(BenefitResponse { data: r.into() }))
-}
-
-#[derive(Serialize, ToSchema)]
-pub struct BenefitDefinitionBody {
-    pub id: i64,
-    pub name: String,
-    pub description: String,
-    /// Portal text overrides by key under `profileportal` (e.g. `title`, `banner_desktop`);
-    /// they apply only if the definition is published and claimable.
-    #[schema(value_type = Option<Object>)]
-    pub meta: Option<serde_json::Value>,
-    pub is_published: bool,
-    pub is_claimable: bool,
-    pub ends_at: Option<String>,
-}
-
-/// One of the tenant's offer definitions, as stored (the body itself, no `data` wrapper).
-#[utoipa::path(get, path = "/api/benefits/definitions/{id}", tag = "loyalty", params(("id" = i64, Path, description = "A definition id: a whole number; anything else answers 404", minimum = 1)), security(("bearer" = [])),
-    responses((status = 200, body = BenefitDefinitionBody), (status = 401, body = crate::error::ErrorBody),
-        (status = 404, body = crate::error::ErrorBody)))]
-pub async fn benefit_definition(State(s): State<AppState>, m: Member, Path(id): Path<String>) -> ApiResult<Json<BenefitDefinitionBody>> {
-    let id = numeric_id(&id, "We couldn't find that offer")?;
-    let d = s.clients.loyalty.clone().get_benefit_definition(m.request(pb::GetBenefitDefinitionRequest { id })).await?.into_inner();
-    let meta = if d.meta_json.is_empty() {
-        None
-    } else {
-        Some(serde_json::from_str(&d.meta_json).map_err(|e| {
-            tracing::error!(error = %e, "benefit definition meta is not JSON");
-            ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "An unknown error occurred")
-        })?)
-    };
-    Ok(Json(BenefitDefinitionBody {
-        id: d.id,
-        name: d.name,
-        description: d.description,
-        meta,
-        is_published: d.is_published,
-        is_claimable: d.is_claimable,
-        ends_at: iso_opt(d.ends_at),
-    }))
 }

@@ -1,14 +1,18 @@
 //! Every REST route of the spec, one module per resource, merged here.
 pub mod auth;
+pub mod claims;
 pub mod config;
 pub mod connections;
 pub mod email_change;
 pub mod loyalty;
 pub mod network;
+pub mod offers;
+pub mod orders;
 pub mod privacy;
 pub mod profile;
 pub mod qff;
 pub mod refdata;
+pub mod staff_log;
 
 use crate::state::AppState;
 use utoipa::OpenApi;
@@ -117,6 +121,20 @@ pub fn text_opt(s: String) -> Option<String> {
     Some(s).filter(|s| !s.is_empty())
 }
 
+// Where a page of a list is (a plain comment: a doc comment would change the schema).
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub struct PageMeta {
+    pub page: u32,
+    pub per_page: u32,
+    pub total: u64,
+}
+
+/// An id from the path: a whole number, else nothing by that id exists (404, not 400: the
+/// screens link by id and a mistyped link is simply not found).
+pub(crate) fn numeric_id(raw: &str, what: &'static str) -> crate::error::ApiResult<i64> {
+    raw.parse::<i64>().ok().filter(|n| *n > 0).ok_or_else(|| crate::error::ApiError::new(axum::http::StatusCode::NOT_FOUND, what))
+}
+
 /// The `/api` routes with their OpenAPI description.
 pub fn api() -> OpenApiRouter<AppState> {
     let mut api = OpenApiRouter::with_openapi(ApiDoc::openapi())
@@ -124,8 +142,12 @@ pub fn api() -> OpenApiRouter<AppState> {
         .merge(config::router())
         .merge(auth::router())
         .merge(profile::router())
+        .merge(orders::router())
+        .merge(claims::router())
+        .merge(staff_log::router())
         .merge(email_change::router())
         .merge(loyalty::router())
+        .merge(offers::router())
         .merge(connections::router())
         .merge(qff::router())
         .merge(privacy::router())

@@ -9,10 +9,14 @@
 //! fails (a service down: 503) the member can send the same request again and it carries on.
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{ClientIp, Owner, Path};
+use crate::routes::claims::ClaimBody;
 use crate::routes::connections::{ConnectionBody, ListBody};
-use crate::routes::loyalty::{BenefitBody, PointsBody, RewardBody};
-use crate::routes::profile::{AccessLogEntry, ClaimBody, ConsentRecordBody, ProfileBody, TransactionBody};
+use crate::routes::loyalty::{PointsBody, RewardBody};
+use crate::routes::offers::BenefitBody;
+use crate::routes::orders::TransactionBody;
+use crate::routes::profile::{ConsentRecordBody, ProfileBody};
 use crate::routes::qff::ConversionBody;
+use crate::routes::staff_log::AccessLogEntry;
 use crate::routes::{iso, iso_opt, text_opt};
 use crate::state::AppState;
 use axum::extract::rejection::JsonRejection;

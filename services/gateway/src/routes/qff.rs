@@ -4,8 +4,7 @@
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::extract::{Member, Query};
 use crate::routes::loyalty::{idempotency_key, REPLAYED};
-use crate::routes::profile::PageMeta;
-use crate::routes::{iso, iso_opt, text_opt};
+use crate::routes::{iso, iso_opt, text_opt, PageMeta};
 use crate::state::AppState;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::State;
