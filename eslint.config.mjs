@@ -7,6 +7,7 @@
 //   - inside a tab, a feature (src/features/<name>) imports no other feature: what two features
 //     share lives in the tab's src/api, src/lib or src/components; a feature is put on a screen by
 //     the tab's screens (src/screens), which its Root puts on its routes.
+//   - no import cycle, inside a package or between packages.
 // Formatting is Prettier's (.prettierrc); no rule here is about layout.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -20,6 +21,15 @@ import globals from 'globals';
 
 const ROOT = path.dirname(fileURLToPath(import.meta.url));
 const SOURCE = '**/*.{ts,tsx,js,jsx,mjs,cjs}';
+// What import-x follows: it reads an imported file only if its extension is listed here (without
+// .ts and .tsx, no TypeScript import was followed and no cycle through one was seen), resolved as
+// TypeScript's Bundler resolution does: a package by its `exports`, through its workspace link to
+// its own folder, and `./x.js` meaning ./x.ts.
+const EXTENSIONS = ['.ts', '.tsx', '.js', '.jsx', '.mjs', '.cjs'];
+const resolver = createNodeResolver({
+  extensions: [...EXTENSIONS, '.json'],
+  extensionAlias: { '.js': ['.ts', '.tsx', '.js'] },
+});
 
 // The tabs, and the features each one has today (a new feature folder is covered as it appears).
 const WORKSPACES = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).workspaces;
@@ -72,7 +82,9 @@ export default tseslint.config(
     files: [SOURCE],
     languageOptions: { globals: { ...globals.browser, ...globals.node } },
     plugins: { 'import-x': importX },
-    settings: { 'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.json'] })] },
+    // The workspace's own packages (@portal/*) are followed like the package's own files: a cycle
+    // through another package is a cycle too.
+    settings: { 'import-x/extensions': EXTENSIONS, 'import-x/resolver-next': [resolver], 'import-x/internal-regex': '^@portal/' },
     rules: {
       // `_`-named: left unused on purpose (a rest sibling taken out, a parameter kept for its position).
       '@typescript-eslint/no-unused-vars': [
@@ -80,6 +92,9 @@ export default tseslint.config(
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', ignoreRestSiblings: true },
       ],
       'no-restricted-imports': restrictedImports([DEEP_IMPORT, ...tabPatterns(TABS)]),
+      // No import cycle, within a package or across packages (third-party code is not followed);
+      // an import of types only is no cycle (it leaves nothing at run time).
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
     },
   },
   // In the workspace packages, a relative path into another package's folder is a deep import too.
