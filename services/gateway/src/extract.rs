@@ -3,12 +3,13 @@
 //! user's own session, `SignedIn` any of them (sign-out). A session of the wrong kind is refused
 //! (403) before any service is called; the identity they carry is the only source of the
 //! caller's profile id. The `identify` middleware verifies a bearer token once per request and
-//! refuses every write made with an impersonation token (read-only by design).
+//! refuses every write made with an impersonation token (read-only by design). `IdempotencyKey`
+//! is the one check of the `Idempotency-Key` header that a write made once per key needs.
 use crate::error::ApiError;
 use crate::state::AppState;
 use axum::extract::{ConnectInfo, FromRequestParts, Request, State};
 use axum::http::request::Parts;
-use axum::http::{header, HeaderValue, Method, StatusCode};
+use axum::http::{header, HeaderName, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use portal_common::identity::{Caller, CLIENT_IP, USER_AGENT};
@@ -272,6 +273,46 @@ impl<S: Send + Sync> FromRequestParts<S> for ClientIp {
     }
 }
 
+/// The `Idempotency-Key` header of a write made exactly once per key (a redemption, a points
+/// conversion): 1 to 255 printable ASCII characters (`portal_common::is_idempotency_key`, the rule
+/// the services check again). Missing, empty, too long or with other characters is refused before
+/// the body is read: 400 with `errors.idempotency_key`. Document it on the route as a `Header`
+/// parameter with `min_length = 1, max_length = 255, pattern = "^[!-~]+$"`.
+pub struct IdempotencyKey(pub String);
+
+/// The header a retry's answer carries (`Idempotent-Replayed: true`).
+pub static REPLAYED: HeaderName = HeaderName::from_static("idempotent-replayed");
+
+impl IdempotencyKey {
+    pub const HEADER: &'static str = "idempotency-key";
+
+    fn refused() -> ApiError {
+        ApiError::field(
+            StatusCode::BAD_REQUEST,
+            "This request needs an Idempotency-Key header",
+            "idempotency_key",
+            "Send an Idempotency-Key header of 1 to 255 printable characters, new for each redemption",
+        )
+    }
+
+    /// The key of `headers`, or the refusal.
+    pub fn from_headers(headers: &axum::http::HeaderMap) -> Result<Self, ApiError> {
+        let key = headers.get(Self::HEADER).ok_or_else(Self::refused)?.to_str().map_err(|_| Self::refused())?;
+        if !portal_common::is_idempotency_key(key) {
+            return Err(Self::refused());
+        }
+        Ok(IdempotencyKey(key.to_string()))
+    }
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for IdempotencyKey {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+        Self::from_headers(&parts.headers)
+    }
+}
+
 /// `axum::extract::Query`, refusing a malformed query string in the spec's error shape (400,
 /// `errors.query`) instead of axum's plain text.
 pub struct Query<T>(pub T);
@@ -332,5 +373,40 @@ mod tests {
         // No header: the proxy itself.
         assert_eq!(client_ip(ip("10.1.2.3"), &axum::http::HeaderMap::new(), &trusted), ip("10.1.2.3"));
         assert!(parse_proxies(&["not-an-ip".into()]).is_err());
+    }
+
+    /// The extractor's answer for a request with this `Idempotency-Key` header (or none).
+    async fn key(v: Option<&[u8]>) -> Result<String, ApiError> {
+        let mut req = axum::http::Request::builder().method(Method::POST).uri("/api/qff/redeem");
+        if let Some(v) = v {
+            req = req.header("Idempotency-Key", HeaderValue::from_bytes(v).unwrap());
+        }
+        let (mut parts, ()) = req.body(()).unwrap().into_parts();
+        IdempotencyKey::from_request_parts(&mut parts, &()).await.map(|k| k.0)
+    }
+
+    fn refused_for_the_key(r: Result<String, ApiError>) {
+        let e = r.unwrap_err();
+        assert_eq!(e.status, StatusCode::BAD_REQUEST);
+        assert_eq!(e.message, "This request needs an Idempotency-Key header");
+        assert_eq!(
+            e.errors.get("idempotency_key").map(String::as_str),
+            Some("Send an Idempotency-Key header of 1 to 255 printable characters, new for each redemption")
+        );
+    }
+
+    #[tokio::test]
+    async fn idempotency_key_is_1_to_255_printable_ascii_characters() {
+        assert_eq!(key(Some(b"redeem-2024-01-01T10:00:00Z_#1")).await.unwrap(), "redeem-2024-01-01T10:00:00Z_#1");
+        assert_eq!(key(Some(&[b'k'; 255])).await.unwrap().len(), 255);
+        // Missing, empty, too long.
+        refused_for_the_key(key(None).await);
+        refused_for_the_key(key(Some(b"")).await);
+        refused_for_the_key(key(Some(&[b'k'; 256])).await);
+        // Bad characters: spaces, control characters, anything beyond ASCII.
+        refused_for_the_key(key(Some(b"two words")).await);
+        refused_for_the_key(key(Some(b"tab\there")).await);
+        refused_for_the_key(key(Some("caf\u{e9}".as_bytes())).await);
+        refused_for_the_key(key(Some(b"\x80\xff")).await);
     }
 }

@@ -3,12 +3,12 @@
 //! comes from the session token; a redemption needs an `Idempotency-Key` header and happens once
 //! per key.
 use crate::error::{ApiError, ApiResult};
-use crate::extract::{Member, Path, Query};
+use crate::extract::{IdempotencyKey, Member, Path, Query, REPLAYED};
 use crate::routes::{iso, iso_opt, numeric_id, text_opt};
 use crate::state::AppState;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::State;
-use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode};
+use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use portal_proto::profile::v1 as pb;
@@ -371,26 +371,6 @@ pub struct RedemptionResponse {
     pub data: RedemptionBody,
 }
 
-pub const IDEMPOTENCY_KEY: &str = "idempotency-key";
-pub(crate) static REPLAYED: HeaderName = HeaderName::from_static("idempotent-replayed");
-
-/// The `Idempotency-Key` header: 1 to 255 printable ASCII characters.
-pub(crate) fn idempotency_key(headers: &HeaderMap) -> ApiResult<String> {
-    let bad = || {
-        ApiError::field(
-            StatusCode::BAD_REQUEST,
-            "This request needs an Idempotency-Key header",
-            "idempotency_key",
-            "Send an Idempotency-Key header of 1 to 255 printable characters, new for each redemption",
-        )
-    };
-    let key = headers.get(IDEMPOTENCY_KEY).ok_or_else(bad)?.to_str().map_err(|_| bad())?;
-    if !portal_common::is_idempotency_key(key) {
-        return Err(bad());
-    }
-    Ok(key.to_string())
-}
-
 /// Redeems points for a catalogue reward: the points are debited and the voucher issued in one
 /// step, exactly once per `Idempotency-Key`. A retry with the same key and body gets the first
 /// answer again (`Idempotent-Replayed: true`); the same key with another body is refused.
@@ -407,10 +387,9 @@ pub(crate) fn idempotency_key(headers: &HeaderMap) -> ApiResult<String> {
 pub async fn redeem(
     State(s): State<AppState>,
     m: Member,
-    headers: HeaderMap,
+    IdempotencyKey(key): IdempotencyKey,
     body: Result<Json<RedeemRequest>, JsonRejection>,
 ) -> ApiResult<Response> {
-    let key = idempotency_key(&headers)?;
     let Json(b) = body?;
     let req = pb::RedeemRequest { catalogue_id: b.catalogue_id, idempotency_key: key };
     let r = s.clients.loyalty.clone().redeem(m.request(req)).await?.into_inner();

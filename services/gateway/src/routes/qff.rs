@@ -2,13 +2,12 @@
 //! airline, its balance and activity, and converting points, exactly once per
 //! `Idempotency-Key`. When the airline is down, the answer is 503 with `Retry-After`.
 use crate::error::{ApiError, ApiResult, ErrorBody};
-use crate::extract::{Member, Query};
-use crate::routes::loyalty::{idempotency_key, REPLAYED};
+use crate::extract::{IdempotencyKey, Member, Query, REPLAYED};
 use crate::routes::{iso, iso_opt, text_opt, PageMeta};
 use crate::state::AppState;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::State;
-use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use portal_proto::qff::v1 as pb;
@@ -333,10 +332,9 @@ pub struct ConversionResponse {
 pub async fn redeem(
     State(s): State<AppState>,
     m: Member,
-    headers: HeaderMap,
+    IdempotencyKey(key): IdempotencyKey,
     body: Result<Json<ConvertRequest>, JsonRejection>,
 ) -> ApiResult<Response> {
-    let key = idempotency_key(&headers)?;
     let Json(b) = body?;
     let c = s.clients.qff.clone().convert(m.request(pb::ConvertRequest { points: b.points, idempotency_key: key })).await?.into_inner();
     let replayed = c.replayed;
