@@ -20,6 +20,9 @@ use tonic::service::Routes;
 use tracing::Instrument;
 use tracing_opentelemetry::OpenTelemetrySpanExt;
 
+mod startup;
+pub use startup::{run_process, run_standalone, shutdown_signal, Running};
+
 /// Binds `host:port`; port 0 picks a free one.
 pub async fn bind(host: &str, port: u16) -> anyhow::Result<(TcpListener, SocketAddr)> {
     let l = TcpListener::bind((host, port)).await?;
@@ -415,43 +418,5 @@ impl GrpcApp {
             w.abort();
         }
         served
-    }
-}
-
-/// A thin `main` for a standalone service binary: logs and traces, `/metrics` when configured,
-/// then the service until Ctrl-C or TERM.
-pub async fn run_standalone<F, Fut>(name: &str, build: F) -> anyhow::Result<()>
-where
-    F: FnOnce(crate::config::Settings) -> Fut,
-    Fut: std::future::Future<Output = anyhow::Result<GrpcApp>>,
-{
-    crate::telemetry::init(name);
-    let settings = crate::config::Settings::load()?;
-    crate::metrics::serve_configured(&settings).await?;
-    let app = build(settings).await?;
-    let served = app.run(shutdown_signal()).await;
-    crate::telemetry::shutdown();
-    served
-}
-
-/// Resolves on Ctrl-C or SIGTERM (what Kubernetes sends before it kills a pod).
-pub async fn shutdown_signal() {
-    #[cfg(unix)]
-    {
-        let mut term = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(s) => s,
-            Err(_) => {
-                let _ = tokio::signal::ctrl_c().await;
-                return;
-            }
-        };
-        tokio::select! {
-            _ = tokio::signal::ctrl_c() => {}
-            _ = term.recv() => {}
-        }
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = tokio::signal::ctrl_c().await;
     }
 }

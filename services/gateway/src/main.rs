@@ -6,11 +6,12 @@ async fn main() -> anyhow::Result<()> {
         println!("{}", portal_gateway::openapi().to_pretty_json()?);
         return Ok(());
     }
-    portal_common::telemetry::init("gateway");
-    let settings = portal_common::config::Settings::load()?;
-    portal_common::metrics::serve_configured(&settings).await?;
-    let app = portal_gateway::Application::build(settings).await?;
-    let served = app.run(portal_common::grpc::shutdown_signal()).await;
-    portal_common::telemetry::shutdown();
-    served
+    portal_common::grpc::run_process("gateway", portal_tenant::load, |settings| async move {
+        let app = portal_gateway::Application::build(settings).await?;
+        println!("gateway listening on http://127.0.0.1:{}", app.port());
+        let mut running = portal_common::grpc::Running::new();
+        running.spawn(|stopped| app.run(stopped));
+        Ok(running)
+    })
+    .await
 }

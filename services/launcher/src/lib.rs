@@ -1,76 +1,75 @@
-//! Starts the whole portal in one process: each gRPC service on its own loopback port (port 0,
-//! so nothing collides), then the gateway pointed at them. The same services run as separate
-//! processes in production; nothing here is needed there.
+//! Starts the portal's services inside this process: [`start_services`] the ones named (`portal
+//! serve <service>` runs one), [`start`] the whole portal, every service on in-memory pipes (or
+//! loopback) and the gateway pointed at them, as `portal` and the tests run it. What every process
+//! does around that (telemetry, the tenant check, `/metrics`, signals) is
+//! `portal_common::grpc::run_process`.
 use portal_common::config::{EmbeddedTransport, Settings};
-use tokio::sync::watch;
-use tokio::task::JoinSet;
+use portal_common::grpc::Running;
+
+/// What a process can serve, in the order they start: each asks only those before it
+/// (connections and profile ask refdata for the tenant's rules, profile asks connections about
+/// list items, auth asks profile and refdata, the gateway asks them all).
+pub const SERVICES: [&str; 6] = ["refdata", "connections", "profile", "qff", "auth", "gateway"];
 
 pub struct Stack {
+    /// The gateway's port (0 when this stack runs no gateway).
     pub gateway_port: u16,
     /// The airline partner sandbox, when the launcher started one in this process (no
     /// `QFF_API_URL` was set); tests switch its faults on.
     pub sandbox: Option<portal_qff_sandbox::Running>,
     /// The settings the services were started with (service URLs filled in).
     pub settings: Settings,
-    stop: watch::Sender<bool>,
-    tasks: JoinSet<anyhow::Result<()>>,
-    /// The sockets' directory this stack made, removed when it stops.
-    socket_dir: Option<std::path::PathBuf>,
+    running: Running,
 }
 
-async fn stopped(mut rx: watch::Receiver<bool>) {
-    let _ = rx.wait_for(|s| *s).await;
+/// Builds and starts `names` in this process, in the order of [`SERVICES`], each told where the
+/// ones before it listen; returns once all are listening. `portal serve <service>` runs one this
+/// way, configured by the environment alone; [`start`] runs them all.
+pub async fn start_services(settings: Settings, names: &[&str]) -> anyhow::Result<Stack> {
+    if let Some(other) = names.iter().find(|n| !SERVICES.contains(n)) {
+        anyhow::bail!("unknown service {other:?}: use gateway, auth, profile, connections, qff or refdata");
+    }
+    let mut stack = Stack::new(settings);
+    for name in SERVICES.into_iter().filter(|s| names.contains(s)) {
+        stack.start_one(name).await?;
+    }
+    Ok(stack)
 }
 
-/// Builds and starts every service, then the gateway; returns once all are listening.
+/// Builds and starts every service, then the gateway, in one process; returns once all are
+/// listening.
 pub async fn start(mut settings: Settings) -> anyhow::Result<Stack> {
     settings.grpc_port = 0;
+    let mut stack = Stack::new(settings);
     // One process: by default its services talk gRPC over in-memory pipes, which skips the
     // kernel on every internal call (see `EmbeddedTransport`).
-    let mut socket_dir = None;
+    let settings = &mut stack.settings;
     if settings.grpc_socket_dir.is_none() {
         match settings.embedded_transport {
             EmbeddedTransport::Memory => settings.grpc_in_process = Some(next_run_name()),
             EmbeddedTransport::Unix => {
                 let dir = private_socket_dir()?;
                 settings.grpc_socket_dir = Some(dir.clone());
-                socket_dir = Some(dir);
+                // The sockets' directory this stack made, removed when it stops.
+                stack.running.after_stop(move || {
+                    let _ = std::fs::remove_dir_all(dir);
+                });
             }
             EmbeddedTransport::Tcp => {}
         }
     }
-    let (stop, rx) = watch::channel(false);
-    let mut tasks = JoinSet::new();
-
-    // In dependency order: connections and profile ask refdata for the tenant's rules, profile
-    // asks connections about list items, auth asks profile and refdata.
-    let refdata = portal_refdata::build(&settings).await?;
-    settings.services.refdata = Some(refdata.url());
-    let connections = portal_connections::build(&settings).await?;
-    settings.services.connections = Some(connections.url());
-    let profile = portal_profile::build(&settings).await?;
-    settings.services.profile = Some(profile.url());
-    // The qff service always talks HTTP to the partner: the one configured, or a sandbox here.
-    let sandbox = match settings.qff.api_url {
-        Some(_) => None,
-        None => {
-            let s = portal_qff_sandbox::spawn(&format!("127.0.0.1:{}", settings.qff.sandbox_port), partner_key(&settings).as_str()).await?;
-            settings.qff.api_url = Some(s.url.clone());
-            Some(s)
+    for name in SERVICES {
+        // The qff service always talks HTTP to the partner: the one configured, or a sandbox here.
+        if name == "qff" && stack.settings.qff.api_url.is_none() {
+            let s =
+                portal_qff_sandbox::spawn(&format!("127.0.0.1:{}", stack.settings.qff.sandbox_port), partner_key(&stack.settings).as_str())
+                    .await?;
+            stack.settings.qff.api_url = Some(s.url.clone());
+            stack.sandbox = Some(s);
         }
-    };
-    let qff = portal_qff::build(&settings).await?;
-    settings.services.qff = Some(qff.url());
-    let auth = portal_auth::build(&settings).await?;
-    settings.services.auth = Some(auth.url());
-    for app in [refdata, profile, connections, qff, auth] {
-        tasks.spawn(app.run(stopped(rx.clone())));
+        stack.start_one(name).await?;
     }
-
-    let gateway = portal_gateway::Application::build(settings.clone()).await?;
-    let gateway_port = gateway.port();
-    tasks.spawn(gateway.run(stopped(rx)));
-    Ok(Stack { gateway_port, sandbox, settings, stop, tasks, socket_dir })
+    Ok(stack)
 }
 
 /// A name for this run of the stack, unique in the process (tests start many).
@@ -127,26 +126,79 @@ pub async fn spawn_sandbox_process(settings: &Settings) -> anyhow::Result<(tokio
 }
 
 impl Stack {
-    /// Stops every service and waits for them to finish.
-    pub async fn stop(mut self) -> anyhow::Result<()> {
-        let _ = self.stop.send(true);
-        let mut result = Ok(());
-        while let Some(r) = self.tasks.join_next().await {
-            if let Err(e) = r.map_err(anyhow::Error::from).and_then(|r| r) {
-                result = Err(e);
+    fn new(settings: Settings) -> Stack {
+        Stack { gateway_port: 0, sandbox: None, settings, running: Running::new() }
+    }
+
+    /// Builds one of [`SERVICES`] with the settings so far, starts it, and records where it
+    /// listens for the ones after it.
+    async fn start_one(&mut self, name: &str) -> anyhow::Result<()> {
+        let settings = &mut self.settings;
+        let (app, url) = match name {
+            "gateway" => {
+                let gateway = portal_gateway::Application::build(settings.clone()).await?;
+                self.gateway_port = gateway.port();
+                self.running.spawn(|stopped| gateway.run(stopped));
+                return Ok(());
             }
+            "refdata" => {
+                let app = portal_refdata::build(settings).await?;
+                (app, &mut settings.services.refdata)
+            }
+            "connections" => {
+                let app = portal_connections::build(settings).await?;
+                (app, &mut settings.services.connections)
+            }
+            "profile" => {
+                let app = portal_profile::build(settings).await?;
+                (app, &mut settings.services.profile)
+            }
+            "qff" => {
+                let app = portal_qff::build(settings).await?;
+                (app, &mut settings.services.qff)
+            }
+            "auth" => {
+                let app = portal_auth::build(settings).await?;
+                (app, &mut settings.services.auth)
+            }
+            other => anyhow::bail!("unknown service {other:?}"),
+        };
+        *url = Some(app.url());
+        self.running.spawn_grpc(app);
+        Ok(())
+    }
+
+    /// Where `name` listens: the gateway's HTTP address, or a service's gRPC URL.
+    pub fn url(&self, name: &str) -> Option<String> {
+        let s = &self.settings.services;
+        match name {
+            "gateway" => Some(format!("http://127.0.0.1:{}", self.gateway_port)),
+            "refdata" => s.refdata.clone(),
+            "connections" => s.connections.clone(),
+            "profile" => s.profile.clone(),
+            "qff" => s.qff.clone(),
+            "auth" => s.auth.clone(),
+            _ => None,
         }
-        if let Some(dir) = self.socket_dir.take() {
-            let _ = std::fs::remove_dir_all(dir);
-        }
-        result
+    }
+
+    /// Stops every service and waits for them to finish.
+    pub async fn stop(self) -> anyhow::Result<()> {
+        self.running.stop().await
     }
 
     /// Resolves when any service stops on its own (which is a failure), with its error.
     pub async fn wait(&mut self) -> anyhow::Result<()> {
-        match self.tasks.join_next().await {
-            Some(r) => r?,
-            None => Ok(()),
+        self.running.wait().await
+    }
+
+    /// What this stack serves, for [`portal_common::grpc::run_process`]; an in-process partner
+    /// sandbox is kept until it stops.
+    pub fn into_running(self) -> Running {
+        let mut running = self.running;
+        if let Some(sandbox) = self.sandbox {
+            running.after_stop(move || drop(sandbox));
         }
+        running
     }
 }

@@ -36,60 +36,37 @@ fn main() -> anyhow::Result<()> {
     tokio::runtime::Builder::new_multi_thread().enable_all().build()?.block_on(run())
 }
 
-/// `portal serve <service>`: one service (or the gateway) as its own process, configured only by
-/// the environment (`PORTAL_GRPC_PORT`, `PORTAL_SERVICES__*`, `DATABASE_URL`, ...), as in
-/// production; `deploy/run-split.sh` starts the whole portal this way.
-async fn serve_one(name: String) -> anyhow::Result<()> {
-    portal_common::telemetry::init(&name);
-    let settings = portal_common::config::Settings::load()?;
-    if let Some(addr) = portal_common::metrics::serve_configured(&settings).await? {
-        println!("{name} metrics on http://{addr}/metrics");
-    }
-    let served = serve_named(&name, settings).await;
-    portal_common::telemetry::shutdown();
-    served
-}
-
-async fn serve_named(name: &str, settings: portal_common::config::Settings) -> anyhow::Result<()> {
-    let shutdown = portal_common::grpc::shutdown_signal();
-    let app = match name {
-        "gateway" => {
-            let gateway = portal_gateway::Application::build(settings).await?;
-            println!("gateway listening on http://127.0.0.1:{}", gateway.port());
-            return gateway.run(shutdown).await;
-        }
-        "auth" => portal_auth::build(&settings).await?,
-        "profile" => portal_profile::build(&settings).await?,
-        "connections" => portal_connections::build(&settings).await?,
-        "qff" => portal_qff::build(&settings).await?,
-        "refdata" => portal_refdata::build(&settings).await?,
-        other => anyhow::bail!("unknown service {other:?}: use gateway, auth, profile, connections, qff or refdata"),
-    };
-    println!("{name} listening on {}", app.url());
-    app.run(shutdown).await
-}
-
 async fn run() -> anyhow::Result<()> {
     match std::env::args().nth(1).as_deref() {
         Some("openapi") => {
             println!("{}", portal_gateway::openapi().to_pretty_json()?);
-            return Ok(());
+            Ok(())
         }
         Some("tenant-schema") => {
             print!("{}", portal_tenant::schema_json());
-            return Ok(());
+            Ok(())
         }
-        Some("qff-sandbox") => return portal_qff_sandbox::main_from_args(std::env::args().skip(2)).await,
-        Some("serve") => return serve_one(std::env::args().nth(2).unwrap_or_default()).await,
-        _ => {}
+        Some("qff-sandbox") => portal_qff_sandbox::main_from_args(std::env::args().skip(2)).await,
+        Some("serve") => serve_one(std::env::args().nth(2).unwrap_or_default()).await,
+        _ => portal_common::grpc::run_process("portal", portal_tenant::load, start_all).await,
     }
-    portal_common::telemetry::init("portal");
-    let mut settings = portal_common::config::Settings::load()?;
-    // A bad tenant file stops the portal here, naming the field, before anything starts.
-    portal_tenant::load(&settings.tenant_config)?;
-    if let Some(addr) = portal_common::metrics::serve_configured(&settings).await? {
-        println!("metrics on http://{addr}/metrics");
-    }
+}
+
+/// `portal serve <service>`: one service (or the gateway) as its own process, configured only by
+/// the environment (`PORTAL_GRPC_PORT`, `PORTAL_SERVICES__*`, `DATABASE_URL`, ...), as in
+/// production; `deploy/run-split.sh` starts the whole portal this way.
+async fn serve_one(name: String) -> anyhow::Result<()> {
+    portal_common::grpc::run_process(&name.clone(), portal_tenant::load, |settings| async move {
+        let stack = portal_launcher::start_services(settings, &[name.as_str()]).await?;
+        println!("{name} listening on {}", stack.url(&name).unwrap_or_default());
+        Ok(stack.into_running())
+    })
+    .await
+}
+
+/// `portal`: every service and the gateway in this process, the partner sandbox in one of its
+/// own when no partner is configured.
+async fn start_all(mut settings: portal_common::config::Settings) -> anyhow::Result<portal_common::grpc::Running> {
     // No partner configured: the bundled sandbox, in a process of its own.
     let mut sandbox: Option<tokio::process::Child> = None;
     if settings.qff.api_url.is_none() {
@@ -98,7 +75,7 @@ async fn run() -> anyhow::Result<()> {
         settings.qff.api_url = Some(url);
         sandbox = Some(child);
     }
-    let mut stack = portal_launcher::start(settings).await?;
+    let stack = portal_launcher::start(settings).await?;
     let s = &stack.settings;
     println!(
         "portal ready on http://localhost:{} (storage: {}, KV: {}, mode: {:?})",
@@ -116,17 +93,5 @@ async fn run() -> anyhow::Result<()> {
             tracing::error!(?status, "the airline partner sandbox stopped");
         });
     }
-    tokio::select! {
-        r = stack.wait() => {
-            r?;
-            anyhow::bail!("a service stopped unexpectedly");
-        }
-
-        _ = portal_common::grpc::shutdown_signal() => {
-            tracing::info!("shutting down");
-        }
-    }
-    let stopped = stack.stop().await;
-    portal_common::telemetry::shutdown();
-    stopped
+    Ok(stack.into_running())
 }

@@ -1,4 +1,6 @@
+//! `portal-qff`: the qff service as a process of its own (its image: deploy/docker/service.Dockerfile),
+//! started the way every portal process starts (`portal_common::grpc::run_process`).
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    portal_common::grpc::run_standalone("qff", |s| async move { portal_qff::build(&s).await }).await
+    portal_common::grpc::run_standalone("qff", portal_tenant::load, |s| async move { portal_qff::build(&s).await }).await
 }

@@ -1,4 +1,6 @@
+//! `portal-refdata`: the refdata service as a process of its own (its image: deploy/docker/service.Dockerfile),
+//! started the way every portal process starts (`portal_common::grpc::run_process`).
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    portal_common::grpc::run_standalone("refdata", |s| async move { portal_refdata::build(&s).await }).await
+    portal_common::grpc::run_standalone("refdata", portal_tenant::load, |s| async move { portal_refdata::build(&s).await }).await
 }
