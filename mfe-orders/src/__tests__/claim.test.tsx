@@ -1,7 +1,8 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { QueryClient } from '@tanstack/react-query';
 import { invalidateOnDataChanged } from '@portal/build/mfe-providers';
-import { languageReady, onAnalytics, setLanguage, type AnalyticsEvent, type ClaimRequest } from '@portal/runtime';
+import { languageReady, setLanguage, type ClaimRequest } from '@portal/runtime';
+import { onAnalytics, type AnalyticsEvent } from '@portal/runtime/testing';
 import type { FetchStub, StubRoute } from '@portal/build/fetch-stub';
 import { ORDERS, backend, claim, page, refused, renderAt, resetAll, signIn, toasts } from './fixtures';
 import { queryClient } from '../providers';

@@ -1,5 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { configStore, onAnalytics, setLanguage, languageReady, type AnalyticsEvent } from '@portal/runtime';
+import { configStore, setLanguage, languageReady } from '@portal/runtime';
+import { onAnalytics, type AnalyticsEvent } from '@portal/runtime/testing';
 import type { FetchStub } from '@portal/build/fetch-stub';
 import { CONFIG, ORDERS, backend, page, renderAt, resetAll, signIn, tx } from './fixtures';
 import { groupByDay } from '../lib/dates';

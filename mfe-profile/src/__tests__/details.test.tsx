@@ -1,5 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { onAnalytics, setParcelMounter, toastStore, type AnalyticsEvent, type ParcelProps } from '@portal/runtime';
+import { setParcelMounter, toastStore, type ParcelProps } from '@portal/runtime';
+import { onAnalytics, type AnalyticsEvent } from '@portal/runtime/testing';
 import { countriesStore } from '@portal/runtime/countries';
 import type { FetchStub } from '@portal/build/fetch-stub';
 import { CONFIG, PROFILE, answersWith, backend, refused, renderAt, resetAll, toasts } from './fixtures';

@@ -3,7 +3,8 @@
 // change once the code is confirmed, every refusal on its field or as an alert in the dialog,
 // "Sign in again" for a sign-in that is too old, offline and staff.
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { authStore, languageReady, networkStore, onAnalytics, setLanguage, type AnalyticsEvent, type Profile } from '@portal/runtime';
+import { authStore, languageReady, networkStore, setLanguage, type Profile } from '@portal/runtime';
+import { onAnalytics, type AnalyticsEvent } from '@portal/runtime/testing';
 import type { FetchStub, StubRequest, StubResponse } from '@portal/build/fetch-stub';
 import { errorAnswer } from '@portal/build/screen-testing';
 import { PROFILE, answersWith, backend, renderAt, resetAll, toasts } from './fixtures';

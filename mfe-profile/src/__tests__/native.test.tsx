@@ -2,7 +2,8 @@
 // personal data. (deleteMyAccount, posted once the server has deleted the account, is tested with
 // the privacy centre in privacy.test.tsx.)
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { onAnalytics, type AnalyticsEvent, type Profile } from '@portal/runtime';
+import { type Profile } from '@portal/runtime';
+import { onAnalytics, type AnalyticsEvent } from '@portal/runtime/testing';
 import type { FetchStub } from '@portal/build/fetch-stub';
 import { postedEvents, removeNativeWrappers } from '@portal/build/native-testing';
 import { PROFILE, answersWith, backend, renderAt, resetAll } from './fixtures';

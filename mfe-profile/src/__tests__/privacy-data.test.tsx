@@ -3,7 +3,8 @@
 // deleteMyAccount to the native app and the Logged out screen), every write off while offline, and
 // nothing of it for staff viewing an account.
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { authStore, networkStore, onAnalytics, setLanguage, languageReady, type AnalyticsEvent } from '@portal/runtime';
+import { authStore, networkStore, setLanguage, languageReady } from '@portal/runtime';
+import { onAnalytics, type AnalyticsEvent } from '@portal/runtime/testing';
 import type { StubRequest } from '@portal/build/fetch-stub';
 import { errorAnswer } from '@portal/build/screen-testing';
 import { installReactNative, postedActions, postedEvents } from '@portal/build/native-testing';

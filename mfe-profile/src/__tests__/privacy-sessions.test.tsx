@@ -2,7 +2,8 @@
 // fetch boundary: the signed-in devices, signing one or all the others out, and the staff viewing
 // the account now, each view ended by the member.
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { authStore, networkStore, onAnalytics, setLanguage, languageReady, type AnalyticsEvent } from '@portal/runtime';
+import { authStore, networkStore, setLanguage, languageReady } from '@portal/runtime';
+import { onAnalytics, type AnalyticsEvent } from '@portal/runtime/testing';
 import { errorAnswer } from '@portal/build/screen-testing';
 import { renderAt, toasts } from './fixtures';
 import {

@@ -1,6 +1,7 @@
 // Shared by this MFE's tests: the contract's bodies (issue 10), the tenant config, a signed-in member.
 import { act, render } from '@testing-library/react';
-import { onAnalytics, type AnalyticsEvent, type PortalConfig } from '@portal/runtime';
+import { type PortalConfig } from '@portal/runtime';
+import { onAnalytics, type AnalyticsEvent } from '@portal/runtime/testing';
 import { stubFetch, type FetchStub, type StubResponse, type StubRoute } from '@portal/build/fetch-stub';
 import { errorAnswer, resetScreens, signIn, toasts } from '@portal/build/screen-testing';
 import { Root, type QffView } from '../Root';

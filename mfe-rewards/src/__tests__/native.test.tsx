@@ -1,7 +1,7 @@
 // Inside a native wrapper: Offers' "Shop now" (gotoShop) only when the wrapper offers it; the main
 // actions reported with the spec's prefixes (offers_, rewards_); the screens' titles.
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { onAnalytics, type AnalyticsEvent } from '@portal/runtime';
+import { onAnalytics, type AnalyticsEvent } from '@portal/runtime/testing';
 import type { FetchStub } from '@portal/build/fetch-stub';
 import { installReactNative, postedActions, postedEvents, removeNativeWrappers } from '@portal/build/native-testing';
 import { OFFERS, REWARDS, backend, renderAt, resetAll, reward } from './fixtures';

@@ -1,5 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { languageReady, onAnalytics, setLanguage, type AnalyticsEvent } from '@portal/runtime';
+import { languageReady, setLanguage } from '@portal/runtime';
+import { onAnalytics, type AnalyticsEvent } from '@portal/runtime/testing';
 import type { FetchStub, StubRequest } from '@portal/build/fetch-stub';
 import { OFFERS, backend, callsTo, failure, offer, renderAt, resetAll, signIn } from './fixtures';
 

@@ -1,5 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { languageReady, onAnalytics, setLanguage, type AnalyticsEvent } from '@portal/runtime';
+import { languageReady, setLanguage } from '@portal/runtime';
+import { onAnalytics, type AnalyticsEvent } from '@portal/runtime/testing';
 import type { FetchStub } from '@portal/build/fetch-stub';
 import { announceDataChanged } from '@portal/build/mfe-providers';
 import { LEDGER, THIS_YEAR, TIER_PROGRESS, backend, callsTo, entry, failure, pointsPage, renderAt, resetAll, signIn } from './fixtures';

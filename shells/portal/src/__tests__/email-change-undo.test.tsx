@@ -3,7 +3,8 @@
 // the member taps, no session is needed, and once undone a session this browser holds is forgotten
 // (the server ended every session) without the Logged out screen.
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { AUTH_KEY, PROFILE_CACHE_KEY, authStore, initAuth, networkStore, setLanguage } from '@portal/runtime';
+import { PROFILE_CACHE_KEY, authStore, initAuth, networkStore, setLanguage } from '@portal/runtime';
+import { AUTH_KEY } from '@portal/runtime/testing';
 import { makeToken, stubFetch, type FetchStub, type StubRoute } from '@portal/build/fetch-stub';
 import { renderAt } from './setup';
 

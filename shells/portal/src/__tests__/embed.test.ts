@@ -1,6 +1,7 @@
 // The portal inside an embedding page (packages/embed/src/protocol.ts): only the direct parent on
 // an allowed origin is listened to and posted to, every action, the spec's error texts.
-import { authStore, configStore, initAuth, resetParentOriginForTests, setSession, toastStore, type PortalConfig } from '@portal/runtime';
+import { authStore, configStore, initAuth, toastStore, type PortalConfig } from '@portal/runtime';
+import { resetParentOriginForTests, setSession } from '@portal/runtime/testing';
 import { makeToken, stubFetch, type FetchStub } from '@portal/build/fetch-stub';
 import { handleEmbedMessage, startEmbedListener, parentOriginCandidate, type EmbedListener } from '../embed/listener';
 

@@ -4,7 +4,6 @@ import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { I18nextProvider } from 'react-i18next';
 import {
   addToast,
-  applyConfig,
   configStore,
   http,
   i18n,
@@ -14,6 +13,7 @@ import {
   toastStore,
   type PortalConfig,
 } from '@portal/runtime';
+import { applyConfig } from '@portal/runtime/testing';
 import { stubFetch } from '@portal/build/fetch-stub';
 import { Header, ProgressBar, Toasts, PROGRESS_DELAY_MS } from '../layout/Frame';
 import { SHELL_NS, shellCatalogs } from '../i18n/catalogs';

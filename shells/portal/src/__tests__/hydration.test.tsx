@@ -4,7 +4,8 @@
 // its direction, the connection, a native wrapper's action).
 import { act, fireEvent, waitFor } from '@testing-library/react';
 import type { Root } from 'react-dom/client';
-import { AUTH_KEY, authStore, i18n, initI18n, languageReady, networkStore, SIGNED_OUT } from '@portal/runtime';
+import { authStore, i18n, initI18n, languageReady, networkStore, SIGNED_OUT } from '@portal/runtime';
+import { AUTH_KEY } from '@portal/runtime/testing';
 import { makeToken, stubFetch, type FetchStub } from '@portal/build/fetch-stub';
 import { render as drawPage } from '../prerender/render';
 import { setUp } from '../setup';

@@ -1,15 +1,6 @@
 import { makeToken, stubFetch } from '@portal/build/fetch-stub';
-import {
-  authStore,
-  checkSession,
-  exchangeLinkToken,
-  initAuth,
-  initI18n,
-  logout,
-  toastStore,
-  validateToken,
-  LOGOUT_DELAY_MS,
-} from '../index';
+import { authStore, checkSession, initAuth, initI18n, logout, toastStore } from '../index';
+import { exchangeLinkToken, validateToken, LOGOUT_DELAY_MS } from '../auth';
 
 const future = () => Math.floor(Date.now() / 1000) + 3600;
 

@@ -1,4 +1,5 @@
-import { onAnalytics, screenView, track } from '../index';
+import { screenView, track } from '../index';
+import { onAnalytics } from '../analytics';
 
 describe('analytics through the bridge', () => {
   it('posts analytics to the native wrapper when present', () => {

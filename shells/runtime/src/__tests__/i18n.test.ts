@@ -1,4 +1,5 @@
-import { holdLanguage, i18n, initI18n, languageFromUrl, languageReady, setLanguage, LANGUAGES } from '../index';
+import { holdLanguage, i18n, initI18n, languageReady, setLanguage, LANGUAGES } from '../index';
+import { languageFromUrl } from '../i18n';
 
 describe('language', () => {
   it('supports exactly the eight spec languages', () => {

@@ -1,5 +1,6 @@
 import { stubFetch } from '@portal/build/fetch-stub';
-import { networkStore, probeNetwork, watchNetwork } from '../index';
+import { networkStore, watchNetwork } from '../index';
+import { probeNetwork } from '../network';
 
 describe('network', () => {
   it('goes offline on the browser event and when the probe cannot reach the API', async () => {

@@ -1,4 +1,6 @@
-import { postToHost, postToParent, resetParentOriginForTests, setParentOrigin, track } from '../index';
+import { postToParent, setParentOrigin, track } from '../index';
+import { postToHost } from '../bridge';
+import { resetParentOriginForTests } from '../testing';
 
 // Posting to an embedding page: only its checked origin, only the protocol's messages.
 describe('posting to the embedding page', () => {

@@ -16,17 +16,12 @@ import {
   takeUrlToken,
   toastStore,
   verifyCode,
-  AUTH_KEY,
   CARD_DISPLAY_KEY,
-  IMPERSONATION_KEY,
-  IMPERSONATION_NO_TOKEN,
-  LOGOUT_DELAY_MS,
   LOYALTY_MEMBER_KEY,
-  MODE_KEY,
   PROFILE_CACHE_KEY,
-  SESSION_STORAGE_KEYS,
-  STAFF_SESSION_KEY,
 } from '../index';
+import { AUTH_KEY, IMPERSONATION_KEY, MODE_KEY, STAFF_SESSION_KEY } from '../storage';
+import { IMPERSONATION_NO_TOKEN, LOGOUT_DELAY_MS, SESSION_STORAGE_KEYS } from '../auth';
 
 const now = () => Math.floor(Date.now() / 1000);
 const member = (extra: Record<string, unknown> = {}) => makeToken({ pid: 'p_demo', exp: now() + 3600, typ: 'session', ...extra });

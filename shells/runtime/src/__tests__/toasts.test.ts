@@ -1,4 +1,5 @@
-import { addToast, toastStore, visibleToasts } from '../index';
+import { addToast, toastStore } from '../index';
+import { visibleToasts } from '../toasts';
 
 describe('toasts', () => {
   beforeEach(() => {
