@@ -8,6 +8,8 @@ use crate::error::ProfileError;
 use crate::store;
 use portal_common::db::Db;
 
+pub use store::tiers::due_for_review;
+
 type Result<T> = std::result::Result<T, ProfileError>;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -84,8 +86,6 @@ pub async fn needs_recording(db: &Db, pid: &str, rules: &LoyaltyRules, st: &Stat
     let recorded = store::tiers::recorded(db, pid).await?;
     Ok(recorded.is_some_and(|(handle, review_at)| handle != rules.tiers.levels[st.current].handle || review_at.is_some_and(|at| at <= now)))
 }
-
-pub use store::tiers::due_for_review;
 
 #[cfg(test)]
 mod tests {
