@@ -276,3 +276,26 @@ impl Qff {
         Ok(out)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_failure_leaves_the_profile_side_unknown() {
+        for code in [Code::AlreadyExists, Code::InvalidArgument, Code::NotFound, Code::FailedPrecondition, Code::PermissionDenied] {
+            assert!(definite(code), "{code:?} changed nothing: the pending row goes");
+        }
+        for code in [Code::Unavailable, Code::DeadlineExceeded, Code::Internal, Code::Unknown, Code::Cancelled, Code::Aborted] {
+            assert!(!definite(code), "{code:?} may have changed the profile: the pending row stays for the reconciler");
+        }
+    }
+
+    #[test]
+    fn the_airlines_refusals_land_on_their_fields() {
+        let s = Status::from(check_error(30, PartnerError::NameMismatch));
+        assert_eq!((s.code(), portal_common::error::field_errors(&s)["last_name"].as_str()), (Code::InvalidArgument, NAME_MISMATCH));
+        let s = Status::from(check_error(30, PartnerError::Timeout));
+        assert_eq!((s.code(), s.metadata().get("retry-after").unwrap().to_str().unwrap()), (Code::Unavailable, "30"));
+    }
+}
