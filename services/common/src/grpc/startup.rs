@@ -143,3 +143,39 @@ pub async fn shutdown_signal() {
         let _ = tokio::signal::ctrl_c().await;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Running;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+
+    #[tokio::test]
+    async fn stopping_stops_every_part_then_cleans_up() {
+        let mut running = Running::new();
+        let stopped = Arc::new(AtomicBool::new(false));
+        for _ in 0..3 {
+            running.spawn(|stop| async move {
+                stop.await;
+                Ok(())
+            });
+        }
+        let s = stopped.clone();
+        running.after_stop(move || s.store(true, Ordering::SeqCst));
+        running.stop().await.unwrap();
+        assert!(stopped.load(Ordering::SeqCst));
+    }
+
+    #[tokio::test]
+    async fn a_part_that_fails_is_reported_and_the_others_still_stop() {
+        let mut running = Running::new();
+        running.spawn(|stop| async move {
+            stop.await;
+            Ok(())
+        });
+        running.spawn(|_| async { anyhow::bail!("refused to start") });
+        let e = running.wait().await.unwrap_err();
+        assert_eq!(e.to_string(), "refused to start");
+        running.stop().await.unwrap();
+    }
+}
