@@ -14,6 +14,7 @@ fn fields(s: &tonic::Status) -> Vec<String> {
 portal_common::both_backends!(
     profiles_are_created_read_and_updated,
     preferences_are_kept_with_their_history,
+    sizes_are_checked_against_the_tenants_charts,
     points_earned_show_in_the_balance,
     a_redemption_happens_once_per_key,
     another_members_data_is_unreachable,
@@ -77,6 +78,30 @@ async fn preferences_are_kept_with_their_history(backend: Backend) {
     seen.sort();
     let want = [("email", false, "staff"), ("email", true, "member"), ("sms", false, "member")];
     assert_eq!(seen, want.map(|(c, v, s)| (c.to_string(), v, s.to_string())));
+    s.h.finish().await;
+}
+
+async fn sizes_are_checked_against_the_tenants_charts(backend: Backend) {
+    let Some(mut s) = kit::start(backend).await else { return };
+    let pid = s.member("sizes@example.com").await;
+    let set = |handle: &str, value: &str| {
+        let r = pb::SetCustomAttributeRequest { namespace: "size".into(), handle: handle.into(), value: value.into() };
+        as_member(r, &pid)
+    };
+    let p = s.profiles.set_custom_attribute(set("shoes", r#"{"system":"AU","size":"9.5","fit":"wide"}"#)).await.unwrap().into_inner();
+    let shoes = p.custom_attributes.iter().find(|a| a.namespace == "size" && a.handle == "shoes").map(|a| a.value.clone());
+    let stored: serde_json::Value = serde_json::from_str(&shoes.expect("stored")).unwrap();
+    assert_eq!(stored, serde_json::json!({"system": "AU", "size": "9.5", "fit": "wide"}));
+
+    for (handle, value, field) in
+        [("shoes", r#"{"system":"AU","size":"99","fit":"wide"}"#, "value"), ("tops", "10", "value"), ("hats", "1", "key")]
+    {
+        let e = s.profiles.set_custom_attribute(set(handle, value)).await.unwrap_err();
+        assert_eq!((e.code(), fields(&e)), (Code::InvalidArgument, vec![field.to_string()]), "{handle} {value}");
+    }
+    // An empty value removes the size.
+    let p = s.profiles.set_custom_attribute(set("shoes", "")).await.unwrap().into_inner();
+    assert!(!p.custom_attributes.iter().any(|a| a.namespace == "size"));
     s.h.finish().await;
 }
 
