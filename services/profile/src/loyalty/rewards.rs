@@ -41,7 +41,7 @@ pub async fn list(db: &Db, pid: &str, now: i64) -> Result<Vec<pb::Reward>> {
 
 /// One of the member's rewards issued up to `now`.
 pub async fn get<'e, E: sqlx::Executor<'e, Database = sqlx::Any>>(ex: E, pid: &str, id: i64, now: i64) -> Result<pb::Reward> {
-    store::rewards::get(ex, pid, id, now, NOT_FOUND).await
+    store::rewards::get(ex, pid, id, now).await?.ok_or(ProfileError::Missing(NOT_FOUND))
 }
 
 /// The catalogue as the member sees it: cheapest first, with what they can afford.

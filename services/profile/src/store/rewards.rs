@@ -2,7 +2,6 @@
 //! redemptions by idempotency key (`loyalty_idempotency`). The rules of redeeming and using a
 //! voucher are `loyalty::rewards`.
 use super::{Result, Tx};
-use crate::error::ProfileError;
 use portal_common::db::Db;
 use portal_proto::profile::v1 as pb;
 use sqlx::Row;
@@ -62,22 +61,15 @@ pub async fn all(db: &Db, pid: &str, now: i64) -> Result<Vec<pb::Reward>> {
         .collect())
 }
 
-/// One of the member's rewards issued up to `now`; `Missing(not_found)` otherwise.
-pub async fn get<'e, E: sqlx::Executor<'e, Database = sqlx::Any>>(
-    ex: E,
-    pid: &str,
-    id: i64,
-    now: i64,
-    not_found: &'static str,
-) -> Result<pb::Reward> {
+/// One of the member's rewards issued up to `now`.
+pub async fn get<'e, E: sqlx::Executor<'e, Database = sqlx::Any>>(ex: E, pid: &str, id: i64, now: i64) -> Result<Option<pb::Reward>> {
     let row = sqlx::query(&format!("SELECT {REWARD_COLS} FROM rewards WHERE id = $1 AND profile_id = $2 AND issued_at <= $3"))
         .bind(id)
         .bind(pid)
         .bind(now)
         .fetch_optional(ex)
-        .await?
-        .ok_or(ProfileError::Missing(not_found))?;
-    Ok(reward(&row, now))
+        .await?;
+    Ok(row.map(|r| reward(&r, now)))
 }
 
 /// The answer kept for a member's idempotency key.
