@@ -50,7 +50,7 @@ const federationName = (tab) => JSON.parse(fs.readFileSync(path.join(ROOT, tab, 
 const tabPatterns = (tabs) =>
   tabs.map((tab) => ({
     group: [tab, federationName(tab)].filter(Boolean),
-    message: `${tab} is a tab of its own: tabs do not import each other (they meet in the shell, through module federation); move what they share to @portal/runtime or @portal/build.`,
+    message: `${tab} is a tab of its own: tabs do not import each other (they meet in the shell, through module federation); move what they share to @portal/runtime or @portal/kit.`,
   }));
 const DEEP_IMPORT = {
   group: ['@portal/*/src', '@portal/*/src/**'],

@@ -1,4 +1,4 @@
-import { createMfeProviders } from '@portal/build/mfe-providers';
+import { createMfeProviders } from '@portal/kit/mfe-providers';
 import { NS, catalogs } from './i18n/catalogs';
 
 export const { queryClient, Providers } = createMfeProviders(NS, catalogs);

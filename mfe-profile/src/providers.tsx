@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { createMfeProviders } from '@portal/build/mfe-providers';
+import { createMfeProviders } from '@portal/kit/mfe-providers';
 import { NS, catalogs } from './i18n/catalogs';
 import { ProfileCache } from './persist';
 

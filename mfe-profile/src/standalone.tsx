@@ -1,4 +1,4 @@
-import { runStandalone } from '@portal/build/mfe-standalone';
+import { runStandalone } from '@portal/kit/mfe-standalone';
 import { Root } from './Root';
 import { routes } from './screens/routes';
 

@@ -1,4 +1,4 @@
-import { createMfeStrings } from '@portal/build/mfe-strings';
+import { createMfeStrings } from '@portal/kit/mfe-strings';
 import { NS, catalogs } from './i18n/catalogs';
 
 // The summary's strings only. No react-query here: the summary's one GET is a plain fetch (see

@@ -1,4 +1,4 @@
-import { runStandalone } from '@portal/build/mfe-standalone';
+import { runStandalone } from '@portal/kit/mfe-standalone';
 import { Root, isQffView } from './Root';
 
 // Runs this MFE without the shell: any page with <div id="root"> that loads main.js. `?view=`

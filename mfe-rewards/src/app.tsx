@@ -1,4 +1,4 @@
-import { createMfe } from '@portal/build/mfe-app';
+import { createMfe } from '@portal/kit/mfe-app';
 import { Root } from './Root';
 
 // single-spa lifecycles exposed to the shell as ./app.

@@ -1,4 +1,4 @@
-import { createMfeProviders } from '@portal/build/mfe-providers';
+import { createMfeProviders } from '@portal/kit/mfe-providers';
 import { NS, catalogs } from './i18n/catalogs';
 import { followBalance } from './lib/follow-balance';
 

@@ -1,8 +1,8 @@
 // ./app as the shell mounts it: a single-spa application on its routes, rendered into #mfe-outlet
 // itself; mount resolves once the tab is on the page (the shell's route progress bar waits for it),
 // a crash shows the error state instead of taking the page down, unmount empties the outlet.
-import { createMfe } from '@portal/build/mfe-app';
-import type { FetchStub } from '@portal/build/fetch-stub';
+import { createMfe } from '@portal/kit/mfe-app';
+import type { FetchStub } from '@portal/kit/fetch-stub';
 import { bootstrap, mount, unmount } from '../app';
 import { backend, resetAll } from './fixtures';
 

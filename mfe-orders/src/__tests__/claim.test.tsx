@@ -1,9 +1,9 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { QueryClient } from '@tanstack/react-query';
-import { invalidateOnDataChanged } from '@portal/build/mfe-providers';
+import { invalidateOnDataChanged } from '@portal/kit/mfe-providers';
 import { languageReady, setLanguage, type ClaimRequest } from '@portal/runtime';
 import { onAnalytics, type AnalyticsEvent } from '@portal/runtime/testing';
-import type { FetchStub, StubRoute } from '@portal/build/fetch-stub';
+import type { FetchStub, StubRoute } from '@portal/kit/fetch-stub';
 import { ORDERS, backend, claim, page, refused, renderAt, resetAll, signIn, toasts } from './fixtures';
 import { queryClient } from '../providers';
 import { daysBefore, todayIn } from '../lib/dates';

@@ -1,7 +1,7 @@
 // Shared by this MFE's tests: the contract's bodies, the tenant config and a signed-in member.
 import { type Claim, type PortalConfig, type Transaction, type TransactionList } from '@portal/runtime';
-import { stubFetch, type FetchStub, type StubResponse, type StubRoute } from '@portal/build/fetch-stub';
-import { errorAnswer, renderRoot, resetScreens, signIn, toasts } from '@portal/build/screen-testing';
+import { stubFetch, type FetchStub, type StubResponse, type StubRoute } from '@portal/kit/fetch-stub';
+import { errorAnswer, renderRoot, resetScreens, signIn, toasts } from '@portal/kit/screen-testing';
 import { Root } from '../Root';
 import { queryClient } from '../providers';
 

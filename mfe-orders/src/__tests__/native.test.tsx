@@ -2,8 +2,8 @@
 // each only when the wrapper offers it; the wish-list add and the claim reported with the spec's
 // prefixes (my_orders_, claim_transaction_).
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type { FetchStub } from '@portal/build/fetch-stub';
-import { installReactNative, postedActions, postedEvents, removeNativeWrappers } from '@portal/build/native-testing';
+import type { FetchStub } from '@portal/kit/fetch-stub';
+import { installReactNative, postedActions, postedEvents, removeNativeWrappers } from '@portal/kit/native-testing';
 import { backend, claim, renderAt, resetAll } from './fixtures';
 import { daysBefore, todayIn } from '../lib/dates';
 

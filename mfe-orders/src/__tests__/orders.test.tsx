@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { configStore, setLanguage, languageReady } from '@portal/runtime';
 import { onAnalytics, type AnalyticsEvent } from '@portal/runtime/testing';
-import type { FetchStub } from '@portal/build/fetch-stub';
+import type { FetchStub } from '@portal/kit/fetch-stub';
 import { CONFIG, ORDERS, backend, page, renderAt, resetAll, signIn, tx } from './fixtures';
 import { groupByDay } from '../lib/dates';
 

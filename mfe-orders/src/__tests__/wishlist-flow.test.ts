@@ -1,5 +1,5 @@
 import { initI18n, type TransactionItem } from '@portal/runtime';
-import { stubFetch, type FetchStub, type StubRoute } from '@portal/build/fetch-stub';
+import { stubFetch, type FetchStub, type StubRoute } from '@portal/kit/fetch-stub';
 import { WishListError, addToWishList, assignToConnectionList } from '../features/transactions/api/wishlist';
 import { refused } from './fixtures';
 

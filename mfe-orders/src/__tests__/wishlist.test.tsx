@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { languageReady, setLanguage } from '@portal/runtime';
-import type { FetchStub, StubRoute } from '@portal/build/fetch-stub';
+import type { FetchStub, StubRoute } from '@portal/kit/fetch-stub';
 import { backend, refused, renderAt, resetAll, toasts } from './fixtures';
 
 const WISH = {

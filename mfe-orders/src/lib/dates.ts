@@ -1,5 +1,5 @@
-import { formatNumber, localeFor } from '@portal/build/format';
-import { formatCalendarDate, useTimeZone } from '@portal/build/dates';
+import { formatNumber, localeFor } from '@portal/kit/format';
+import { formatCalendarDate, useTimeZone } from '@portal/kit/dates';
 
 // Dates and times are shown in the tenant's zone (config general.timeZone, default
 // Australia/Melbourne), whatever the device's zone is. The shared formatters come from

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { SubNav } from '@portal/build/mfe-screens';
+import { SubNav } from '@portal/kit/mfe-screens';
 
 /** Links between this MFE's pages (only My Orders is in the shell's tab bar). */
 export function PageLinks() {

@@ -1,5 +1,5 @@
 import { type RouteDef } from '@portal/runtime';
-import { screen } from '@portal/build/mfe-screens';
+import { screen } from '@portal/kit/mfe-screens';
 
 /** This MFE's own routes; titles are the spec's screen-view titles. */
 export const routes: RouteDef[] = [

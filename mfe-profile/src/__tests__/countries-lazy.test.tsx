@@ -1,7 +1,7 @@
 // The countries reference data is loaded by My Details only (the other screens never ask for it).
 import { screen, within } from '@testing-library/react';
 import { countriesStore } from '@portal/runtime/countries';
-import type { FetchStub } from '@portal/build/fetch-stub';
+import type { FetchStub } from '@portal/kit/fetch-stub';
 import { backend, renderAt, resetAll } from './fixtures';
 
 let stub: FetchStub;

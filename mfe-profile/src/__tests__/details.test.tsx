@@ -2,7 +2,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { setParcelMounter, toastStore, type ParcelProps } from '@portal/runtime';
 import { onAnalytics, type AnalyticsEvent } from '@portal/runtime/testing';
 import { countriesStore } from '@portal/runtime/countries';
-import type { FetchStub } from '@portal/build/fetch-stub';
+import type { FetchStub } from '@portal/kit/fetch-stub';
 import { CONFIG, PROFILE, answersWith, backend, refused, renderAt, resetAll, toasts } from './fixtures';
 import type { Profile } from '@portal/runtime';
 

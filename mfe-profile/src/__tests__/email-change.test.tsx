@@ -5,8 +5,8 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { authStore, languageReady, networkStore, setLanguage, type Profile } from '@portal/runtime';
 import { onAnalytics, type AnalyticsEvent } from '@portal/runtime/testing';
-import type { FetchStub, StubRequest, StubResponse } from '@portal/build/fetch-stub';
-import { errorAnswer } from '@portal/build/screen-testing';
+import type { FetchStub, StubRequest, StubResponse } from '@portal/kit/fetch-stub';
+import { errorAnswer } from '@portal/kit/screen-testing';
 import { PROFILE, answersWith, backend, renderAt, resetAll, toasts } from './fixtures';
 
 const REAUTH = 'For your security, please sign in again with a new code or link to change your email address.';

@@ -1,8 +1,8 @@
 // Shared by this MFE's tests: the contract's profile body, tenant config and a signed-in member.
 import { type Country, type PortalConfig, type Profile } from '@portal/runtime';
 import { countriesStore } from '@portal/runtime/countries';
-import { stubFetch, type FetchStub, type StubResponse, type StubRoute } from '@portal/build/fetch-stub';
-import { errorAnswer, renderRoot, resetScreens, signIn as signInAs, toasts } from '@portal/build/screen-testing';
+import { stubFetch, type FetchStub, type StubResponse, type StubRoute } from '@portal/kit/fetch-stub';
+import { errorAnswer, renderRoot, resetScreens, signIn as signInAs, toasts } from '@portal/kit/screen-testing';
 import { Root } from '../Root';
 import { queryClient } from '../providers';
 import { resetRestored } from '../persist';

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { act, fireEvent, renderHook, screen, waitFor, within } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
-import type { FetchStub, StubResponse } from '@portal/build/fetch-stub';
+import type { FetchStub, StubResponse } from '@portal/kit/fetch-stub';
 import { PROFILE, backend, refused, renderAt, resetAll, toasts } from './fixtures';
 import { queryClient } from '../providers';
 import { profileKey } from '../api/profile';

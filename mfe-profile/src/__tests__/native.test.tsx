@@ -4,8 +4,8 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { type Profile } from '@portal/runtime';
 import { onAnalytics, type AnalyticsEvent } from '@portal/runtime/testing';
-import type { FetchStub } from '@portal/build/fetch-stub';
-import { postedEvents, removeNativeWrappers } from '@portal/build/native-testing';
+import type { FetchStub } from '@portal/kit/fetch-stub';
+import { postedEvents, removeNativeWrappers } from '@portal/kit/native-testing';
 import { PROFILE, answersWith, backend, renderAt, resetAll } from './fixtures';
 
 let stub: FetchStub;

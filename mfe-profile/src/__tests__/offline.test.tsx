@@ -2,7 +2,7 @@
 // (Save is off, with the reason), nor the messaging switches changed; back online they work.
 import { act, fireEvent, screen } from '@testing-library/react';
 import { networkStore } from '@portal/runtime';
-import type { FetchStub } from '@portal/build/fetch-stub';
+import type { FetchStub } from '@portal/kit/fetch-stub';
 import { backend, renderAt, resetAll } from './fixtures';
 
 const REASON = "You're offline. You can save again when you're back online.";

@@ -3,7 +3,7 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import { QueryClient, dehydrate } from '@tanstack/react-query';
 import { PROFILE_CACHE_KEY } from '@portal/runtime';
-import type { FetchStub, StubResponse } from '@portal/build/fetch-stub';
+import type { FetchStub, StubResponse } from '@portal/kit/fetch-stub';
 import { PROFILE, backend, renderAt, resetAll } from './fixtures';
 import { queryClient } from '../providers';
 import { persistOptions } from '../persist';

@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import * as runtime from '@portal/runtime';
-import type { FetchStub } from '@portal/build/fetch-stub';
+import type { FetchStub } from '@portal/kit/fetch-stub';
 import { answersWith, backend, refused, renderAt, resetAll, toasts } from './fixtures';
 
 let stub: FetchStub;

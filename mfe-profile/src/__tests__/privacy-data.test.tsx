@@ -5,9 +5,9 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { authStore, networkStore, setLanguage, languageReady } from '@portal/runtime';
 import { onAnalytics, type AnalyticsEvent } from '@portal/runtime/testing';
-import type { StubRequest } from '@portal/build/fetch-stub';
-import { errorAnswer } from '@portal/build/screen-testing';
-import { installReactNative, postedActions, postedEvents } from '@portal/build/native-testing';
+import type { StubRequest } from '@portal/kit/fetch-stub';
+import { errorAnswer } from '@portal/kit/screen-testing';
+import { installReactNative, postedActions, postedEvents } from '@portal/kit/native-testing';
 import { renderAt, toasts } from './fixtures';
 import { calls, openPrivacy, privacyBackend, server, startPrivacyServer, stopPrivacyServer } from './privacy-fixtures';
 

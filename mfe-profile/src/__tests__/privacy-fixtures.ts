@@ -3,9 +3,9 @@
 // read and change them, and opening /profile/privacy.
 import { screen, within } from '@testing-library/react';
 import { authStore } from '@portal/runtime';
-import type { FetchStub } from '@portal/build/fetch-stub';
-import { errorAnswer } from '@portal/build/screen-testing';
-import { removeNativeWrappers } from '@portal/build/native-testing';
+import type { FetchStub } from '@portal/kit/fetch-stub';
+import { errorAnswer } from '@portal/kit/screen-testing';
+import { removeNativeWrappers } from '@portal/kit/native-testing';
 import type { PrivacySession, StaffView } from '../features/privacy/api/privacy';
 import { backend, renderAt, resetAll } from './fixtures';
 

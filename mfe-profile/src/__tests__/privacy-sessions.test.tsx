@@ -4,7 +4,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { authStore, networkStore, setLanguage, languageReady } from '@portal/runtime';
 import { onAnalytics, type AnalyticsEvent } from '@portal/runtime/testing';
-import { errorAnswer } from '@portal/build/screen-testing';
+import { errorAnswer } from '@portal/kit/screen-testing';
 import { renderAt, toasts } from './fixtures';
 import {
   HERE,

@@ -1,5 +1,5 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type { FetchStub } from '@portal/build/fetch-stub';
+import type { FetchStub } from '@portal/kit/fetch-stub';
 import { CONFIG, answersWith, backend, refused, renderAt, resetAll, toasts } from './fixtures';
 import { conversions, convertSize, parseSize } from '../features/size/lib/sizes';
 

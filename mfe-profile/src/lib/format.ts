@@ -1,4 +1,4 @@
-import { localeFor } from '@portal/build/format';
+import { localeFor } from '@portal/kit/format';
 
 /** A date and time in the tenant's zone (config general.timeZone), in the page's language. */
 export function formatDateTime(iso: string, lang: string, zone: string): string {

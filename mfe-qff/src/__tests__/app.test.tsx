@@ -1,5 +1,5 @@
 import { act, screen } from '@testing-library/react';
-import type { FetchStub } from '@portal/build/fetch-stub';
+import type { FetchStub } from '@portal/kit/fetch-stub';
 import { bootstrap, mount, unmount, update } from '../app';
 import { LINKED, backend, resetAll } from './fixtures';
 

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { describePluralCatalogs } from '@portal/build/catalogs';
+import { describePluralCatalogs } from '@portal/kit/catalogs';
 
 // The summary's few strings (bundled on /home) and the account views' (in their own chunk).
 describePluralCatalogs(path.join(__dirname, '..', 'i18n', 'summary'), { name: 'mfe-qff summary', minKeys: 6 });

@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { authStore } from '@portal/runtime';
-import type { FetchStub, StubRequest, StubResponse } from '@portal/build/fetch-stub';
+import type { FetchStub, StubRequest, StubResponse } from '@portal/kit/fetch-stub';
 import {
   LINKED,
   PARTNER_DOWN,

@@ -2,8 +2,8 @@
 import { act, render } from '@testing-library/react';
 import { type PortalConfig } from '@portal/runtime';
 import { onAnalytics, type AnalyticsEvent } from '@portal/runtime/testing';
-import { stubFetch, type FetchStub, type StubResponse, type StubRoute } from '@portal/build/fetch-stub';
-import { errorAnswer, resetScreens, signIn, toasts } from '@portal/build/screen-testing';
+import { stubFetch, type FetchStub, type StubResponse, type StubRoute } from '@portal/kit/fetch-stub';
+import { errorAnswer, resetScreens, signIn, toasts } from '@portal/kit/screen-testing';
 import { Root, type QffView } from '../Root';
 import { queryClient } from '../api/queries';
 import { clearQffStatusCache } from '../api/status-cache';

@@ -1,5 +1,5 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type { FetchStub, StubRequest } from '@portal/build/fetch-stub';
+import type { FetchStub, StubRequest } from '@portal/kit/fetch-stub';
 import {
   LINKED,
   NOT_LINKED,

@@ -2,8 +2,8 @@
 // tab they happen in (spec 9): rewards_ in the Rewards tab, my_details_ in My Details, and the
 // summary's link to Rewards as rewards_click.
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type { FetchStub } from '@portal/build/fetch-stub';
-import { installReactNative, postedEvents, removeNativeWrappers } from '@portal/build/native-testing';
+import type { FetchStub } from '@portal/kit/fetch-stub';
+import { installReactNative, postedEvents, removeNativeWrappers } from '@portal/kit/native-testing';
 import { LINKED, NOT_LINKED, backend, conversion, renderView, resetAll } from './fixtures';
 
 let stub: FetchStub;

@@ -2,7 +2,7 @@
 // off, with the reason), what was already read stays on the page; back online they work again.
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import { networkStore } from '@portal/runtime';
-import type { FetchStub } from '@portal/build/fetch-stub';
+import type { FetchStub } from '@portal/kit/fetch-stub';
 import { LINKED, NOT_LINKED, backend, renderView, resetAll } from './fixtures';
 
 const REASON = "You're offline. You can save again when you're back online.";

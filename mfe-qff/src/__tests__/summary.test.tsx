@@ -1,5 +1,5 @@
 import { fireEvent, screen } from '@testing-library/react';
-import type { FetchStub } from '@portal/build/fetch-stub';
+import type { FetchStub } from '@portal/kit/fetch-stub';
 import { LINKED, backend, callsTo, eventNames, failure, renderView, resetAll } from './fixtures';
 
 let stub: FetchStub;

@@ -1,5 +1,5 @@
 import { useQuery, type QueryClient } from '@tanstack/react-query';
-import { announceDataChanged, createMfeQueryClient } from '@portal/build/mfe-providers';
+import { announceDataChanged, createMfeQueryClient } from '@portal/kit/mfe-providers';
 import { authStore, http, useAuth, type Balances } from '@portal/runtime';
 import { clearQffStatusCache } from './status-cache';
 import { getQffStatus } from './status';

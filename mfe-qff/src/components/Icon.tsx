@@ -1,4 +1,4 @@
-import { createIcons } from '@portal/build/icons';
+import { createIcons } from '@portal/kit/icons';
 
 // The icons of the account views (decorative: each beside a text that says the same).
 const PATHS = {

@@ -1,5 +1,5 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { createMfeStrings } from '@portal/build/mfe-strings';
+import { createMfeStrings } from '@portal/kit/mfe-strings';
 import { queryClient } from '../api/queries';
 import { AnalyticsPrefix } from '../lib/analytics';
 import { ACCOUNT_NS, accountCatalogs } from '../i18n/account-catalogs';

@@ -1,4 +1,4 @@
 import path from 'node:path';
-import { describePluralCatalogs } from '@portal/build/catalogs';
+import { describePluralCatalogs } from '@portal/kit/catalogs';
 
 describePluralCatalogs(path.join(__dirname, '..', 'i18n'), { name: 'mfe-rewards', minKeys: 51 });

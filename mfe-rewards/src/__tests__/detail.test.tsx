@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { correction, generate } from 'lean-qr';
 import { toSvgPath } from 'lean-qr/extras/svg';
 import { onAnalytics, type AnalyticsEvent } from '@portal/runtime/testing';
-import type { FetchStub } from '@portal/build/fetch-stub';
+import type { FetchStub } from '@portal/kit/fetch-stub';
 import { REWARDS, backend, callsTo, failure, renderAt, resetAll, toasts } from './fixtures';
 
 let stub: FetchStub;

@@ -1,7 +1,7 @@
 // Shared by this MFE's tests: the contract's bodies (issue 9), the tenant config and a signed-in member.
 import { type Benefit, type CatalogueItem, type PointsEntry, type PointsPage, type PortalConfig, type Reward } from '@portal/runtime';
-import { stubFetch, type FetchStub, type StubRoute } from '@portal/build/fetch-stub';
-import { errorAnswer, renderRoot, resetScreens, signIn, toasts } from '@portal/build/screen-testing';
+import { stubFetch, type FetchStub, type StubRoute } from '@portal/kit/fetch-stub';
+import { errorAnswer, renderRoot, resetScreens, signIn, toasts } from '@portal/kit/screen-testing';
 import { Root } from '../Root';
 import { queryClient } from '../providers';
 

@@ -2,8 +2,8 @@
 // actions reported with the spec's prefixes (offers_, rewards_); the screens' titles.
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { onAnalytics, type AnalyticsEvent } from '@portal/runtime/testing';
-import type { FetchStub } from '@portal/build/fetch-stub';
-import { installReactNative, postedActions, postedEvents, removeNativeWrappers } from '@portal/build/native-testing';
+import type { FetchStub } from '@portal/kit/fetch-stub';
+import { installReactNative, postedActions, postedEvents, removeNativeWrappers } from '@portal/kit/native-testing';
 import { OFFERS, REWARDS, backend, renderAt, resetAll, reward } from './fixtures';
 
 let stub: FetchStub;

@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { languageReady, setLanguage } from '@portal/runtime';
 import { onAnalytics, type AnalyticsEvent } from '@portal/runtime/testing';
-import type { FetchStub, StubRequest } from '@portal/build/fetch-stub';
+import type { FetchStub, StubRequest } from '@portal/kit/fetch-stub';
 import { OFFERS, backend, callsTo, failure, offer, renderAt, resetAll, signIn } from './fixtures';
 
 let stub: FetchStub;

@@ -2,7 +2,7 @@
 // card on Home shows it offline); redeeming, converting and activating are off, with the reason.
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import { LOYALTY_MEMBER_KEY, networkStore } from '@portal/runtime';
-import type { FetchStub } from '@portal/build/fetch-stub';
+import type { FetchStub } from '@portal/kit/fetch-stub';
 import { backend, renderAt, resetAll } from './fixtures';
 
 const REASON = "You're offline. You can save again when you're back online.";

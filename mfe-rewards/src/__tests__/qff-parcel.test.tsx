@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { setParcelMounter, type ParcelHandle, type ParcelMounter, type ParcelProps } from '@portal/runtime';
-import type { FetchStub } from '@portal/build/fetch-stub';
+import type { FetchStub } from '@portal/kit/fetch-stub';
 import { backend, renderAt, resetAll } from './fixtures';
 
 // The Qantas Frequent Flyer section is mfe-qff's: this MFE only names the remote and its view; the

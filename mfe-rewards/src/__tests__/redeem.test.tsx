@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type { FetchStub, StubRequest } from '@portal/build/fetch-stub';
-import { newIdempotencyKey } from '@portal/build/idempotency';
+import type { FetchStub, StubRequest } from '@portal/kit/fetch-stub';
+import { newIdempotencyKey } from '@portal/kit/idempotency';
 import { backend, callsTo, failure, renderAt, resetAll, reward, toasts } from './fixtures';
 
 let stub: FetchStub;

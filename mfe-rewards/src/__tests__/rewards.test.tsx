@@ -1,8 +1,8 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { languageReady, setLanguage } from '@portal/runtime';
 import { onAnalytics, type AnalyticsEvent } from '@portal/runtime/testing';
-import type { FetchStub } from '@portal/build/fetch-stub';
-import { announceDataChanged } from '@portal/build/mfe-providers';
+import type { FetchStub } from '@portal/kit/fetch-stub';
+import { announceDataChanged } from '@portal/kit/mfe-providers';
 import { LEDGER, THIS_YEAR, TIER_PROGRESS, backend, callsTo, entry, failure, pointsPage, renderAt, resetAll, signIn } from './fixtures';
 
 let stub: FetchStub;

@@ -1,6 +1,6 @@
 import { isHttpError, UNKNOWN_ERROR } from '@portal/runtime';
-import { cachedFormat, formatNumber, localeFor } from '@portal/build/format';
-import { formatDate, useTimeZone } from '@portal/build/dates';
+import { cachedFormat, formatNumber, localeFor } from '@portal/kit/format';
+import { formatDate, useTimeZone } from '@portal/kit/dates';
 
 // Numbers and dates in the page's language (the shared ones from @portal/build, and the
 // rewards tab's own below).

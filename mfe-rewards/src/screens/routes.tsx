@@ -1,5 +1,5 @@
 import { type RouteDef } from '@portal/runtime';
-import { screen } from '@portal/build/mfe-screens';
+import { screen } from '@portal/kit/mfe-screens';
 
 // Rewards and Offers are both tabs of the shell's Frame (whose tab links fire rewards_click and
 // offers_click): no sub-navigation of our own. The detail page links back to Rewards.

@@ -1,7 +1,7 @@
 // @portal/runtime — the one shared singleton of the page. Small public API:
 // stores + hooks for auth, toasts, config, network, progress and language;
 // the HTTP helper; i18n; analytics; the native/iframe bridge; a tiny router.
-// It exports what the tabs, the shell and @portal/build import, nothing more: the rest stays
+// It exports what the tabs, the shell and @portal/kit import, nothing more: the rest stays
 // inside its module. Other entries: ./countries, ./currency, ./geolocation and ./native (each
 // loaded only where used), and ./testing for what only tests reach for (setSession, onAnalytics…).
 

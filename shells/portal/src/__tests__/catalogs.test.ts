@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { describeCatalogs, describePluralCatalogs } from '@portal/build/catalogs';
+import { describeCatalogs, describePluralCatalogs } from '@portal/kit/catalogs';
 
 describeCatalogs(path.join(__dirname, '..', 'i18n'));
 

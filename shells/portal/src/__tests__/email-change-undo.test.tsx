@@ -5,7 +5,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { PROFILE_CACHE_KEY, authStore, initAuth, networkStore, setLanguage } from '@portal/runtime';
 import { AUTH_KEY } from '@portal/runtime/testing';
-import { makeToken, stubFetch, type FetchStub, type StubRoute } from '@portal/build/fetch-stub';
+import { makeToken, stubFetch, type FetchStub, type StubRoute } from '@portal/kit/fetch-stub';
 import { renderAt } from './setup';
 
 const KEY = 'k3y-FROM_the-notice';

@@ -2,7 +2,7 @@
 // an allowed origin is listened to and posted to, every action, the spec's error texts.
 import { authStore, configStore, initAuth, toastStore, type PortalConfig } from '@portal/runtime';
 import { resetParentOriginForTests, setSession } from '@portal/runtime/testing';
-import { makeToken, stubFetch, type FetchStub } from '@portal/build/fetch-stub';
+import { makeToken, stubFetch, type FetchStub } from '@portal/kit/fetch-stub';
 import { handleEmbedMessage, startEmbedListener, parentOriginCandidate, type EmbedListener } from '../embed/listener';
 
 const PARTNER = 'https://partner.example';

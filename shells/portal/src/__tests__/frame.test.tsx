@@ -14,7 +14,7 @@ import {
   type PortalConfig,
 } from '@portal/runtime';
 import { applyConfig } from '@portal/runtime/testing';
-import { stubFetch } from '@portal/build/fetch-stub';
+import { stubFetch } from '@portal/kit/fetch-stub';
 import { Header, ProgressBar, Toasts, PROGRESS_DELAY_MS } from '../layout/Frame';
 import { SHELL_NS, shellCatalogs } from '../i18n/catalogs';
 import { renderAt } from './setup';

@@ -1,4 +1,4 @@
-import { stubFetch } from '@portal/build/fetch-stub';
+import { stubFetch } from '@portal/kit/fetch-stub';
 import { homeProfile, prefetchHomeProfile } from '../screens/home-data';
 
 describe("Home's early profile request", () => {

@@ -6,7 +6,7 @@ import { act, fireEvent, waitFor } from '@testing-library/react';
 import type { Root } from 'react-dom/client';
 import { authStore, i18n, initI18n, languageReady, networkStore, SIGNED_OUT } from '@portal/runtime';
 import { AUTH_KEY } from '@portal/runtime/testing';
-import { makeToken, stubFetch, type FetchStub } from '@portal/build/fetch-stub';
+import { makeToken, stubFetch, type FetchStub } from '@portal/kit/fetch-stub';
 import { render as drawPage } from '../prerender/render';
 import { setUp } from '../setup';
 import { drawnPage, startApp } from '../start';

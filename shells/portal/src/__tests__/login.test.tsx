@@ -1,7 +1,7 @@
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { authStore, configStore, initAuth, setParentOrigin, takeEmbedderParam, toastStore, type PortalConfig } from '@portal/runtime';
 import { resetParentOriginForTests } from '@portal/runtime/testing';
-import { makeToken, stubFetch, type FetchStub } from '@portal/build/fetch-stub';
+import { makeToken, stubFetch, type FetchStub } from '@portal/kit/fetch-stub';
 import { renderAt } from './setup';
 import { continueSignIn, handleUrlToken, linkStore } from '../auth-link';
 

@@ -2,7 +2,7 @@
 // screen view reaches the wrapper as firebaseAnalytics.
 import { fireEvent, screen } from '@testing-library/react';
 import { initAuth } from '@portal/runtime';
-import { makeToken, stubFetch, type FetchStub } from '@portal/build/fetch-stub';
+import { makeToken, stubFetch, type FetchStub } from '@portal/kit/fetch-stub';
 import { renderAt } from './setup';
 
 let stub: FetchStub;

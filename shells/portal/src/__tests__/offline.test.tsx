@@ -4,10 +4,10 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import { I18nextProvider } from 'react-i18next';
 import { CARD_DISPLAY_KEY, LOYALTY_MEMBER_KEY, configStore, i18n, initAuth, initI18n, networkStore, setLanguage } from '@portal/runtime';
-import { makeToken, stubFetch } from '@portal/build/fetch-stub';
-import { SubmitButton } from '@portal/build/fields';
-import { WriteButton, WriteFieldset } from '@portal/build/offline';
-import { membershipNumber, readMemberRecord, rememberBalance, rememberMember } from '@portal/build/member-record';
+import { makeToken, stubFetch } from '@portal/kit/fetch-stub';
+import { SubmitButton } from '@portal/kit/fields';
+import { WriteButton, WriteFieldset } from '@portal/kit/offline';
+import { membershipNumber, readMemberRecord, rememberBalance, rememberMember } from '@portal/kit/member-record';
 import { renderAt } from './setup';
 import { registerServiceWorker } from '../sw-register';
 import { APP_PAGE_URL, LOGIN_PAGE_URL, NOT_PAGES, isRemoteFile, isRemoteManifest, offlinePage } from '../sw/routes';

@@ -5,7 +5,7 @@ import { act, render, screen, waitFor } from '@testing-library/react';
 import { I18nextProvider } from 'react-i18next';
 import { RemoteParcel, i18n, initAuth, initI18n, setParcelMounter } from '@portal/runtime';
 import { loadRemote, registerRemotes } from '@module-federation/enhanced/runtime';
-import { makeToken, stubFetch, type FetchStub } from '@portal/build/fetch-stub';
+import { makeToken, stubFetch, type FetchStub } from '@portal/kit/fetch-stub';
 import { renderAt } from './setup';
 import { startFederation } from '../mfe/federation';
 import { remoteStatus } from '../mfe/status';

@@ -1,6 +1,6 @@
 import { act, fireEvent, screen } from '@testing-library/react';
 import { initAuth } from '@portal/runtime';
-import { makeToken, stubFetch } from '@portal/build/fetch-stub';
+import { makeToken, stubFetch } from '@portal/kit/fetch-stub';
 import { renderAt } from './setup';
 import { remoteStatus, setRetryHandler } from '../mfe/status';
 import { fetchManifest } from '../mfe/manifest';

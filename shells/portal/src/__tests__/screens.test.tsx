@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import { authStore, initAuth, logout, toastStore } from '@portal/runtime';
-import { makeToken, stubFetch } from '@portal/build/fetch-stub';
+import { makeToken, stubFetch } from '@portal/kit/fetch-stub';
 import { NEARBY_STORES_ROUTES, renderAt } from './setup';
 
 describe('protected routes', () => {

@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { authStore, initAuth, toastStore } from '@portal/runtime';
-import { makeToken, stubFetch, type FetchStub } from '@portal/build/fetch-stub';
+import { makeToken, stubFetch, type FetchStub } from '@portal/kit/fetch-stub';
 import { renderAt } from './setup';
 
 const now = () => Math.floor(Date.now() / 1000);

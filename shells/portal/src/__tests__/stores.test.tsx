@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { activityStore, configStore, initAuth, setLanguage, type PortalConfig } from '@portal/runtime';
-import { makeToken, stubFetch, type FetchStub, type StubRoute } from '@portal/build/fetch-stub';
+import { makeToken, stubFetch, type FetchStub, type StubRoute } from '@portal/kit/fetch-stub';
 import { renderAt } from './setup';
 import { locationKey } from '../stores/LocationPage';
 import { eventKey } from '../stores/EventPage';

@@ -8,8 +8,8 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import JsBarcode from 'jsbarcode';
 import { http, timeZone, useAuth, useConfig, useOnline, type Balances, type Profile } from '@portal/runtime';
-import { createMfeStrings } from '@portal/build/mfe-strings';
-import { membershipNumber, readMemberRecord, rememberBalance, rememberMember } from '@portal/build/member-record';
+import { createMfeStrings } from '@portal/kit/mfe-strings';
+import { membershipNumber, readMemberRecord, rememberBalance, rememberMember } from '@portal/kit/member-record';
 import { CARD_NS, cardCatalogs } from './i18n/catalogs';
 
 const Strings = createMfeStrings(CARD_NS, cardCatalogs);

@@ -1,7 +1,7 @@
 // The undo screen's strings: their own namespace, in the screen's own chunk, so the shell's first
 // load carries none of them.
 import { catalogsFrom } from '@portal/runtime';
-import { createMfeStrings } from '@portal/build/mfe-strings';
+import { createMfeStrings } from '@portal/kit/mfe-strings';
 import en from './i18n/en.json';
 
 export const EMAIL_CHANGE_NS = 'email-change';

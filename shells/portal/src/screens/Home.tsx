@@ -15,7 +15,7 @@ import {
   useBrowserValue,
   useDrawn,
 } from '@portal/runtime';
-import { NativeActionButton } from '@portal/build/native-button';
+import { NativeActionButton } from '@portal/kit/native-button';
 import { HOME_PARCEL_REMOTE } from '../mfe/routes';
 import { homeProfile } from './home-data';
 

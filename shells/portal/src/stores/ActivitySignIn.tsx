@@ -12,7 +12,7 @@ import {
   type MessageResponse,
   type Profile,
 } from '@portal/runtime';
-import { CODE_PATTERN, CodeField } from '@portal/build/fields';
+import { CODE_PATTERN, CodeField } from '@portal/kit/fields';
 import { EMAIL, embedFields } from '../screens/Login';
 
 /**

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Link, useLanguage, type StoreLocation } from '@portal/runtime';
-import { GeoCredit } from '@portal/build/geo-credit';
+import { GeoCredit } from '@portal/kit/geo-credit';
 import { WEEKDAYS, formatDistance, localTime, openingState, storePath, type Here, type Hours } from '@portal/runtime/geolocation';
 
 export const hoursOf = (s: StoreLocation): Hours => (s.hours ?? {}) as Hours;

@@ -1,7 +1,7 @@
 // The stores and events screens' strings: their own namespace, in their own chunk with the
 // screens, so the shell's first load carries none of them.
 import { catalogsFrom } from '@portal/runtime';
-import { createMfeStrings } from '@portal/build/mfe-strings';
+import { createMfeStrings } from '@portal/kit/mfe-strings';
 import en from './i18n/en.json';
 
 export const STORES_NS = 'stores';

@@ -1,4 +1,4 @@
-import { makeToken, stubFetch } from '@portal/build/fetch-stub';
+import { makeToken, stubFetch } from '@portal/kit/fetch-stub';
 import { authStore, checkSession, initAuth, initI18n, logout, toastStore } from '../index';
 import { exchangeLinkToken, validateToken, LOGOUT_DELAY_MS } from '../auth';
 

@@ -1,4 +1,4 @@
-import { stubFetch } from '@portal/build/fetch-stub';
+import { stubFetch } from '@portal/kit/fetch-stub';
 import { configStore, loadConfig } from '../index';
 
 const CONFIG = {

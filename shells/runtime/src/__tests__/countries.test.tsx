@@ -1,5 +1,5 @@
 import { act, render, screen } from '@testing-library/react';
-import { stubFetch } from '@portal/build/fetch-stub';
+import { stubFetch } from '@portal/kit/fetch-stub';
 import { countriesStore, findCountry, findState, loadCountries, useCountries, type Country } from '@portal/runtime/countries';
 import { loadCountries as load, COUNTRIES_KEY } from '../countries-load';
 

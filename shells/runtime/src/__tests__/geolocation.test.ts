@@ -1,4 +1,4 @@
-import { stubFetch, type FetchStub } from '@portal/build/fetch-stub';
+import { stubFetch, type FetchStub } from '@portal/kit/fetch-stub';
 import {
   directionsUrl,
   findStore,

@@ -1,4 +1,4 @@
-import { makeToken, stubFetch } from '@portal/build/fetch-stub';
+import { makeToken, stubFetch } from '@portal/kit/fetch-stub';
 import { http, initAuth, toHttpError, UNKNOWN_ERROR } from '../index';
 
 describe('http helper', () => {

@@ -1,4 +1,4 @@
-import { stubFetch } from '@portal/build/fetch-stub';
+import { stubFetch } from '@portal/kit/fetch-stub';
 import { networkStore, watchNetwork } from '../index';
 import { probeNetwork } from '../network';
 

@@ -1,5 +1,5 @@
 // The member's saved display language applies when a session starts (issue 4), unless the URL names one.
-import { makeToken, stubFetch, type FetchStub } from '@portal/build/fetch-stub';
+import { makeToken, stubFetch, type FetchStub } from '@portal/kit/fetch-stub';
 import { authStore, i18n, initAuth, initI18n, languageReady } from '../index';
 import { setSession } from '../auth';
 import { SIGNED_OUT } from '../auth-store';

@@ -1,5 +1,5 @@
 // Issue 3 transitions: URL tokens, logout, expiry, 401/403, staff impersonation.
-import { makeToken, stubFetch, type FetchStub } from '@portal/build/fetch-stub';
+import { makeToken, stubFetch, type FetchStub } from '@portal/kit/fetch-stub';
 import {
   authStore,
   exchangeToken,

@@ -1,12 +1,12 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, addToast, isHttpError, useAuth, useConfig, timeZone, type Claim, type ClaimRequest } from '@portal/runtime';
-import { SelectField, TextField } from '@portal/build/fields';
+import { SelectField, TextField } from '@portal/kit/fields';
 import { Icon } from '../../../components/Icon';
 import { daysBefore, formatNumber, todayIn } from '../../../lib/dates';
 import { claimWindowDays, normaliseAmount } from '../api/claims';
 import { useFileClaim, useLocations } from '../hooks/use-claims';
-import { WriteButton } from '@portal/build/offline';
+import { WriteButton } from '@portal/kit/offline';
 
 type Draft = ClaimRequest;
 const EMPTY: Draft = { store: '', date: '', receipt_number: '', amount: '' };

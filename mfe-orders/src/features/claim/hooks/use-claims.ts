@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { announceDataChanged } from '@portal/build/mfe-providers';
+import { announceDataChanged } from '@portal/kit/mfe-providers';
 import { track, useAuth, type ClaimList, type ClaimRequest } from '@portal/runtime';
 import { getClaims, getLocations, postClaim } from '../api/claims';
 

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { nativeActionAvailable } from '@portal/runtime';
-import { NativeActionButton } from '@portal/build/native-button';
+import { NativeActionButton } from '@portal/kit/native-button';
 import { Icon } from '../../../components/Icon';
 
 const LINKS = [

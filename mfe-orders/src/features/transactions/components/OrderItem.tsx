@@ -5,7 +5,7 @@ import { formatCents } from '@portal/runtime/currency';
 import { Icon } from '../../../components/Icon';
 import { WishListError, listItemBodyOf } from '../api/wishlist';
 import { useAddToWishList } from '../hooks/use-add-to-wishlist';
-import { WriteButton } from '@portal/build/offline';
+import { WriteButton } from '@portal/kit/offline';
 
 /** Marked as on the wish list; inside the native app, a way to open it there. */
 function OnWishList({ focusOnMount }: { focusOnMount: boolean }) {

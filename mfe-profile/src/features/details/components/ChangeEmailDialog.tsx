@@ -1,9 +1,9 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Bdi, BdiTrans, UNKNOWN_ERROR, addToast, isHttpError, signInAgain, useOnline } from '@portal/runtime';
-import { Dialog } from '@portal/build/dialog';
-import { CODE_PATTERN, CodeField, SubmitButton, TextField } from '@portal/build/fields';
-import { WriteButton } from '@portal/build/offline';
+import { Dialog } from '@portal/kit/dialog';
+import { CODE_PATTERN, CodeField, SubmitButton, TextField } from '@portal/kit/fields';
+import { WriteButton } from '@portal/kit/offline';
 import type { EmailChanged } from '../api/email-change';
 import { useConfirmEmailChange, useStartEmailChange } from '../hooks/use-email-change';
 

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { addToast } from '@portal/runtime';
 // Its own shared chunk of the runtime, loaded with this screen only.
 import { findCountry, findState, useCountries } from '@portal/runtime/countries';
-import { SelectField, SubmitButton, TextField } from '@portal/build/fields';
+import { SelectField, SubmitButton, TextField } from '@portal/kit/fields';
 import { toastSaved, toastWriteError, useDraft, useServerErrors, type FieldErrors } from '../../../lib/form';
 import type { Address, Profile, ProfileUpdate } from '@portal/runtime';
 import { useSaveProfile } from '../hooks/use-save-profile';

@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { WriteButton } from '@portal/build/offline';
+import { WriteButton } from '@portal/kit/offline';
 import { ChangeEmailDialog } from './ChangeEmailDialog';
 
 /**

@@ -1,12 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Bdi, RemoteParcel, addToast, useConfig } from '@portal/runtime';
-import { SubmitButton, TextField } from '@portal/build/fields';
+import { SubmitButton, TextField } from '@portal/kit/fields';
 import { toastSaved, toastWriteError, useDraft, useServerErrors } from '../../../lib/form';
 import { profileSettings } from '../../../lib/settings';
 import type { Identity, Profile } from '@portal/runtime';
 import { useSaveProfile } from '../hooks/use-save-profile';
-import { WriteButton } from '@portal/build/offline';
+import { WriteButton } from '@portal/kit/offline';
 
 // The frequent-flyer number is linked through the airline (its number and name checked there),
 // by mfe-qff's identity view mounted here; never typed in as a plain identifier.

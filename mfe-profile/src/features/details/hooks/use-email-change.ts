@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { track, useAuth, type Profile } from '@portal/runtime';
-import { announceDataChanged } from '@portal/build/mfe-providers';
+import { announceDataChanged } from '@portal/kit/mfe-providers';
 import { profileKey } from '../../../api/profile';
 import { confirmEmailChange, startEmailChange } from '../api/email-change';
 

@@ -4,7 +4,7 @@ import { useProfile } from '../../../api/profile';
 import { profileSettings } from '../../../lib/settings';
 import { formatDateTime } from '../../../lib/format';
 import { useCommsHistory, useUpdateComms } from '../hooks/use-comms';
-import { WriteFieldset } from '@portal/build/offline';
+import { WriteFieldset } from '@portal/kit/offline';
 
 /** A preference's name: a channel (email, sms…) or a topic (offers, news…). */
 function usePreferenceName() {

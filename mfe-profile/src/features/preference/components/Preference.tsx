@@ -14,11 +14,11 @@ import {
 } from '@portal/runtime';
 import { formatDistance } from '@portal/runtime/geolocation';
 import { useProfile } from '../../../api/profile';
-import { SelectField, SubmitButton } from '@portal/build/fields';
+import { SelectField, SubmitButton } from '@portal/kit/fields';
 import { toastSaved, toastWriteError, useDraft, useServerErrors } from '../../../lib/form';
 import { useLocations, useSaveAttribute } from '../hooks/use-preference';
-import { WriteFieldset } from '@portal/build/offline';
-import { GeoCredit } from '@portal/build/geo-credit';
+import { WriteFieldset } from '@portal/kit/offline';
+import { GeoCredit } from '@portal/kit/geo-credit';
 
 /** Display language: switches the page at once (no reload) and is saved as locale:language. */
 function LanguagePicker({ readOnly }: { readOnly: boolean }) {

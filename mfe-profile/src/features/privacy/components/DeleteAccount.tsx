@@ -2,8 +2,8 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useMutation } from '@tanstack/react-query';
 import { BdiTrans, addToast, isHttpError, logout, postNativeAction, track } from '@portal/runtime';
-import { CODE_PATTERN, CodeField, SubmitButton } from '@portal/build/fields';
-import { WriteButton } from '@portal/build/offline';
+import { CODE_PATTERN, CodeField, SubmitButton } from '@portal/kit/fields';
+import { WriteButton } from '@portal/kit/offline';
 import { useServerErrors } from '../../../lib/form';
 import { deleteAccount, sendDeleteCode } from '../api/privacy';
 

@@ -1,8 +1,8 @@
 import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Bdi, BdiTrans, ErrorState, Loading, addToast, isHttpError, logout, timeZone, track, useConfig } from '@portal/runtime';
-import { Dialog } from '@portal/build/dialog';
-import { WriteButton } from '@portal/build/offline';
+import { Dialog } from '@portal/kit/dialog';
+import { WriteButton } from '@portal/kit/offline';
 import { formatDateTime } from '../../../lib/format';
 import type { PrivacySession } from '../api/privacy';
 import { useRevokeOthers, useRevokeSession, useSessions } from '../hooks/use-sessions';

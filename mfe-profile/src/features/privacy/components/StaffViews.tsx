@@ -1,8 +1,8 @@
 import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Bdi, BdiTrans, addToast, isHttpError, track } from '@portal/runtime';
-import { Dialog } from '@portal/build/dialog';
-import { WriteButton } from '@portal/build/offline';
+import { Dialog } from '@portal/kit/dialog';
+import { WriteButton } from '@portal/kit/offline';
 import { formatDateTime } from '../../../lib/format';
 import type { StaffView } from '../api/privacy';
 import { useRevokeSession } from '../hooks/use-sessions';

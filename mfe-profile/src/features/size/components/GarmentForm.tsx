@@ -1,7 +1,7 @@
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Bdi, BdiTrans, addToast } from '@portal/runtime';
-import { SelectField, SubmitButton } from '@portal/build/fields';
+import { SelectField, SubmitButton } from '@portal/kit/fields';
 import { toastSaved, toastWriteError, useDraft, useServerErrors } from '../../../lib/form';
 import type { GarmentChart } from '../../../lib/settings';
 import { conversions, convertSize, defaultFit, systemLabel, type SizeValue } from '../lib/sizes';

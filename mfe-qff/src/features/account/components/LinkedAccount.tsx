@@ -1,8 +1,8 @@
 import { useRef, useState, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Bdi, useAuth } from '@portal/runtime';
-import { formatNumber } from '@portal/build/format';
-import { formatDate, useTimeZone } from '@portal/build/dates';
+import { formatNumber } from '@portal/kit/format';
+import { formatDate, useTimeZone } from '@portal/kit/dates';
 import type { QffLinked } from '../../../api/types';
 import { UnlinkDialog } from './UnlinkDialog';
 

@@ -2,8 +2,8 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Bdi, Loading } from '@portal/runtime';
 import { Problem } from '../../../components/Problem';
-import { formatNumber } from '@portal/build/format';
-import { formatCalendarDate } from '@portal/build/dates';
+import { formatNumber } from '@portal/kit/format';
+import { formatCalendarDate } from '@portal/kit/dates';
 import { allActivity, useQffHistory } from '../hooks/use-account';
 import type { QffActivity } from '../api/types';
 

@@ -2,14 +2,14 @@ import { useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
 import { FieldError, isHttpError } from '@portal/runtime';
-import { Dialog } from '@portal/build/dialog';
-import { SelectField } from '@portal/build/fields';
+import { Dialog } from '@portal/kit/dialog';
+import { SelectField } from '@portal/kit/fields';
 import { Problem } from '../../../components/Problem';
 import { fieldErrors } from '../../../lib/errors';
 import { COMMENT_MAX, UNLINK_REASONS } from '../api/account';
 import { useUnlinkQff } from '../hooks/use-account';
 import type { UnlinkReason } from '../api/types';
-import { WriteButton } from '@portal/build/offline';
+import { WriteButton } from '@portal/kit/offline';
 
 type Errors = Partial<Record<'reason' | 'comment', string>>;
 

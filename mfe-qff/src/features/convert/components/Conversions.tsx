@@ -3,8 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { Bdi, Loading } from '@portal/runtime';
 import { Icon } from '../../../components/Icon';
 import { Problem } from '../../../components/Problem';
-import { formatNumber } from '@portal/build/format';
-import { formatDate, useTimeZone } from '@portal/build/dates';
+import { formatNumber } from '@portal/kit/format';
+import { formatDate, useTimeZone } from '@portal/kit/dates';
 import { useConversions } from '../hooks/use-convert';
 import type { Conversion } from '../api/types';
 

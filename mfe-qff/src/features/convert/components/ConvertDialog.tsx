@@ -2,16 +2,16 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
 import { BdiTrans, isHttpError, signInAgain } from '@portal/runtime';
-import { Dialog } from '@portal/build/dialog';
-import { newIdempotencyKey } from '@portal/build/idempotency';
+import { Dialog } from '@portal/kit/dialog';
+import { newIdempotencyKey } from '@portal/kit/idempotency';
 import { Icon } from '../../../components/Icon';
 import { afterQffWrite } from '../../../api/queries';
 import { fieldErrors, isTransient, needsSignIn, serverSentence } from '../../../lib/errors';
 import { useTrack } from '../../../lib/analytics';
-import { formatNumber } from '@portal/build/format';
+import { formatNumber } from '@portal/kit/format';
 import { useRedeemPoints } from '../hooks/use-convert';
 import type { Conversion } from '../api/types';
-import { WriteButton } from '@portal/build/offline';
+import { WriteButton } from '@portal/kit/offline';
 
 export interface ConversionPlan {
   blocks: number;

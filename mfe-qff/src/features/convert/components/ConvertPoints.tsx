@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { FieldError, Loading, useAuth } from '@portal/runtime';
 import { Problem } from '../../../components/Problem';
 import { useBalances } from '../../../api/queries';
-import { formatNumber } from '@portal/build/format';
+import { formatNumber } from '@portal/kit/format';
 import type { QffLinked } from '../../../api/types';
 import { ConvertDialog, type ConversionPlan } from './ConvertDialog';
 

@@ -1,12 +1,12 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { BdiTrans } from '@portal/runtime';
-import { SubmitButton, TextField } from '@portal/build/fields';
+import { SubmitButton, TextField } from '@portal/kit/fields';
 import { Problem } from '../../../components/Problem';
 import { fieldErrors } from '../../../lib/errors';
 import { useLinkQff, useValidateQff } from '../hooks/use-link';
 import type { QffLinkRequest, QffMember } from '../api/types';
-import { WriteButton } from '@portal/build/offline';
+import { WriteButton } from '@portal/kit/offline';
 
 const FIELDS = ['qff_number', 'last_name'] as const;
 type Field = (typeof FIELDS)[number];

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Bdi, ErrorState, Link, Loading, TAB_CLICK_EVENTS, track } from '@portal/runtime';
 import { useCachedQffStatus } from '../../../api/status-cache';
-import { formatNumber } from '@portal/build/format';
+import { formatNumber } from '@portal/kit/format';
 
 const toRewards = () => track(TAB_CLICK_EVENTS['/rewards']);
 

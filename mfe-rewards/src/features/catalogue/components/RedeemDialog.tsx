@@ -1,12 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Bdi, BdiTrans, Link, isHttpError, type CatalogueItem, type Redemption } from '@portal/runtime';
-import { Dialog } from '@portal/build/dialog';
+import { Dialog } from '@portal/kit/dialog';
 import { Icon } from '../../../components/Icon';
-import { newIdempotencyKey } from '@portal/build/idempotency';
+import { newIdempotencyKey } from '@portal/kit/idempotency';
 import { formatNumber, refusalMessage } from '../../../lib/format';
 import { useRedeem } from '../hooks/use-catalogue';
-import { WriteButton } from '@portal/build/offline';
+import { WriteButton } from '@portal/kit/offline';
 
 type Refusal = { message: string; final: boolean };
 

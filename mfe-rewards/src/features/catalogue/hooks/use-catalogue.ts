@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { announceDataChanged } from '@portal/build/mfe-providers';
+import { announceDataChanged } from '@portal/kit/mfe-providers';
 import { addToast, isHttpError, track, useAuth, type Balances } from '@portal/runtime';
 import { getCatalogue, redeem } from '../api/catalogue';
 

@@ -1,12 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Bdi, ErrorState, Loading, useAuth, useSearch, type Benefit, nativeActionAvailable, postNativeAction } from '@portal/runtime';
-import { NativeActionButton } from '@portal/build/native-button';
+import { NativeActionButton } from '@portal/kit/native-button';
 import { Icon } from '../../../components/Icon';
 import { formatDate, refusalMessage, useTimeZone } from '../../../lib/format';
 import { isImageAddress } from '../api/benefits';
 import { useActivateBenefit, useBenefits } from '../hooks/use-benefits';
-import { WriteButton } from '@portal/build/offline';
+import { WriteButton } from '@portal/kit/offline';
 
 /** The offer named by `?b=` (spec: benefit id), if any. */
 function wantedOffer(search: string): number | null {

@@ -1,6 +1,6 @@
 import { useInfiniteQuery, useQuery, type InfiniteData } from '@tanstack/react-query';
 import { useAuth, type PointsEntry, type PointsPage } from '@portal/runtime';
-import { rememberBalance } from '@portal/build/member-record';
+import { rememberBalance } from '@portal/kit/member-record';
 import { getBalances, getExpiring, getPointsPage, getTierProgress, nextPointsPage } from '../api/points';
 
 // Query keys start with the names other micro-frontends use when they announce a change

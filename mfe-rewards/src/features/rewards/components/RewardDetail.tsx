@@ -11,7 +11,7 @@ import {
   type Reward,
   nativeActionAvailable,
 } from '@portal/runtime';
-import { NativeActionButton } from '@portal/build/native-button';
+import { NativeActionButton } from '@portal/kit/native-button';
 import { Icon } from '../../../components/Icon';
 import { formatDate, useTimeZone } from '../../../lib/format';
 import { rewardIdOf } from '../api/rewards';
