@@ -36,6 +36,10 @@ pub fn is_idempotency_key(key: &str) -> bool {
     (1..=255).contains(&key.len()) && key.bytes().all(|b| (0x21..=0x7e).contains(&b))
 }
 
+/// What `errors.idempotency_key` says when a key is missing or not [`is_idempotency_key`]: one
+/// text, whether the gateway or a service refuses it.
+pub const IDEMPOTENCY_KEY_PROBLEM: &str = "Send an Idempotency-Key header of 1 to 255 printable characters, new for each redemption";
+
 /// Lowercase hex of `bytes`, e.g. of a digest.
 pub fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()

@@ -291,7 +291,7 @@ impl IdempotencyKey {
             StatusCode::BAD_REQUEST,
             "This request needs an Idempotency-Key header",
             "idempotency_key",
-            "Send an Idempotency-Key header of 1 to 255 printable characters, new for each redemption",
+            portal_common::IDEMPOTENCY_KEY_PROBLEM,
         )
     }
 

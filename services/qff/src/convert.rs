@@ -95,7 +95,7 @@ impl Qff {
 
     pub(crate) async fn convert_points(&self, c: &Caller, points: i64, key: &str) -> Result<pb::Conversion> {
         if !portal_common::is_idempotency_key(key) {
-            return Err(QffError::invalid("idempotency_key", "Send an Idempotency-Key header (1 to 255 printable characters)"));
+            return Err(QffError::invalid("idempotency_key", portal_common::IDEMPOTENCY_KEY_PROBLEM));
         }
         let now = portal_common::now_unix();
         if !c.signed_in_recently(now) {
