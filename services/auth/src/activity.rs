@@ -7,13 +7,18 @@
 use crate::error::AuthError;
 use crate::state::Inner;
 use crate::store;
+use pb::custom_field_value::Kind;
 use portal_common::email::Email;
 use portal_proto::auth::v1 as pb;
 use portal_proto::refdata::v1::ListLocationsRequest;
 use portal_tenant::{CustomField, FieldKind, TEXT_MAX};
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
+
+/// An event sign-up's answers by field name, as the request brings them.
+pub type Given = HashMap<String, pb::CustomFieldValue>;
+/// The answers kept (text or flags), by field name.
+pub type Kept = BTreeMap<String, pb::CustomFieldValue>;
 
 /// What a one-time link or code carries besides the account: a check-in or event attendance to
 /// record once the member has proved who they are.
@@ -24,6 +29,8 @@ pub struct Pending {
     /// The store's handle (visit).
     #[serde(default)]
     pub location: String,
+    /// The event data and the kept answers (event) in their stored form, JSON text
+    /// (`stored::event_json`, `stored::fields_json`): a link or code in flight keeps it as it was.
     #[serde(default)]
     pub event_data: String,
     #[serde(default)]
@@ -45,7 +52,13 @@ const DEFAULT_TIME_ZONE: &str = "Australia/Melbourne";
 impl Inner {
     /// Checks a sign-in's `mode`, `location`, `eventData` and `customFields` and says what to
     /// record when the member signs in. A plain sign-in (no mode) records nothing.
-    pub(crate) async fn pending(&self, mode: &str, location: &str, event_data: &str, custom_fields: &str) -> Result<Pending, AuthError> {
+    pub(crate) async fn pending(
+        &self,
+        mode: &str,
+        location: &str,
+        event_data: Option<&pb::EventData>,
+        custom_fields: &Given,
+    ) -> Result<Pending, AuthError> {
         match mode.trim() {
             "" => Ok(Pending::default()),
             "visit" => self.visit(location.trim()).await,
@@ -66,9 +79,8 @@ impl Inner {
         Ok(Pending { mode: "visit".into(), location: store.handle, name: store.name, time_zone: store.time_zone, ..Pending::default() })
     }
 
-    async fn event(&self, event_data: &str, custom_fields: &str) -> Result<Pending, AuthError> {
-        let data: Value = parse_json(event_data, "eventData")?.unwrap_or(Value::Null);
-        let key = data.get("m").and_then(Value::as_str).map(str::trim).unwrap_or_default().to_string();
+    async fn event(&self, event_data: Option<&pb::EventData>, given: &Given) -> Result<Pending, AuthError> {
+        let key = event_data.map(|d| d.m.trim()).unwrap_or_default().to_string();
         if key.is_empty() {
             return Err(AuthError::field("eventData.m", "Say which event"));
         }
@@ -77,12 +89,11 @@ impl Inner {
         if def.is_over(chrono::Utc::now()) {
             return Err(AuthError::field("eventData.m", "This event has finished"));
         }
-        let given = parse_json(custom_fields, "customFields")?.unwrap_or(Value::Object(Map::new()));
-        let fields = check_fields(&def.custom_fields, &given).map_err(AuthError::Fields)?;
+        let fields = check_fields(&def.custom_fields, given).map_err(AuthError::Fields)?;
         Ok(Pending {
             mode: "event".into(),
-            event_data: serde_json::json!({ "m": key }).to_string(),
-            custom_fields: Value::Object(fields).to_string(),
+            event_data: stored::event_json(&pb::EventData { m: key.clone() }),
+            custom_fields: stored::fields_json(&fields),
             name: def.title.english().map(str::to_owned).unwrap_or_else(|| key.clone()),
             event: key,
             ..Pending::default()
@@ -102,13 +113,6 @@ impl Inner {
     }
 }
 
-fn parse_json(s: &str, field: &str) -> Result<Option<Value>, AuthError> {
-    if s.trim().is_empty() {
-        return Ok(None);
-    }
-    serde_json::from_str(s).map(Some).map_err(|_| AuthError::field(field, "Must be valid JSON"))
-}
-
 /// The date at `now` in the store's time zone (the default zone when it has none or a bad one).
 pub fn local_date(zone: &str, now: chrono::DateTime<chrono::Utc>) -> chrono::NaiveDate {
     let tz: chrono_tz::Tz = zone.parse().unwrap_or_else(|_| DEFAULT_TIME_ZONE.parse().expect("a known zone"));
@@ -116,33 +120,29 @@ pub fn local_date(zone: &str, now: chrono::DateTime<chrono::Utc>) -> chrono::Nai
 }
 
 /// Checks `given` against the event's `customFields` definition (types text, email, select,
-/// checkbox, date; checked when the tenant config loaded). Answers the values to keep (trimmed,
-/// in the definition's order), or every problem keyed `customFields.<name>`. A field the event
-/// does not ask for is refused.
-pub fn check_fields(defs: &[CustomField], given: &Value) -> Result<Map<String, Value>, BTreeMap<String, String>> {
+/// checkbox, date; checked when the tenant config loaded). Answers the values to keep (trimmed;
+/// a checkbox's flag, any other field's text), or every problem keyed `customFields.<name>`. A
+/// field the event does not ask for is refused. An answer without a value counts as none.
+pub fn check_fields(defs: &[CustomField], given: &Given) -> Result<Kept, BTreeMap<String, String>> {
     let mut errors = BTreeMap::new();
-    let Some(given) = given.as_object() else {
-        errors.insert("customFields".into(), "Must be an object of field values".into());
-        return Err(errors);
-    };
     for k in given.keys() {
         if !defs.iter().any(|d| d.name == *k) {
             errors.insert(format!("customFields.{k}"), "This event doesn't ask for this".into());
         }
     }
-    let mut kept = Map::new();
+    let mut kept = Kept::new();
     for d in defs {
         let name = d.name.as_str();
         let key = format!("customFields.{name}");
-        let raw = given.get(name).filter(|v| !v.is_null());
+        let raw = given.get(name).and_then(|v| v.kind.as_ref());
         if d.kind == FieldKind::Checkbox {
             match raw {
-                None | Some(Value::Bool(false)) if d.required => {
+                None | Some(Kind::Flag(false)) if d.required => {
                     errors.insert(key, "Please tick this box to continue".into());
                 }
                 None => {}
-                Some(Value::Bool(b)) => {
-                    kept.insert(name.into(), Value::Bool(*b));
+                Some(Kind::Flag(b)) => {
+                    kept.insert(name.into(), value(Kind::Flag(*b)));
                 }
                 Some(_) => {
                     errors.insert(key, "Must be true or false".into());
@@ -152,9 +152,11 @@ pub fn check_fields(defs: &[CustomField], given: &Value) -> Result<Map<String, V
         }
         let text = match raw {
             None => String::new(),
-            Some(Value::String(s)) => s.trim().to_string(),
-            Some(Value::Number(n)) => n.to_string(),
-            Some(_) => {
+            Some(Kind::Text(s)) => s.trim().to_string(),
+            Some(Kind::Integer(n)) => n.to_string(),
+            // As JSON writes it (`2.5`): the text the field is checked as.
+            Some(Kind::Number(n)) => serde_json::Number::from_f64(*n).map(|n| n.to_string()).unwrap_or_default(),
+            Some(Kind::Flag(_)) => {
                 errors.insert(key, "Must be text".into());
                 continue;
             }
@@ -188,8 +190,8 @@ pub fn check_fields(defs: &[CustomField], given: &Value) -> Result<Map<String, V
             }
         };
         match checked {
-            Ok(value) => {
-                kept.insert(name.into(), Value::String(value));
+            Ok(v) => {
+                kept.insert(name.into(), value(Kind::Text(v)));
             }
             Err(p) => {
                 errors.insert(key, p);
@@ -203,10 +205,80 @@ pub fn check_fields(defs: &[CustomField], given: &Value) -> Result<Map<String, V
     }
 }
 
+fn value(kind: Kind) -> pb::CustomFieldValue {
+    pb::CustomFieldValue { kind: Some(kind) }
+}
+
+/// The stored form of an event sign-up (the `sign_in_activity` columns, and a pending link or
+/// code): JSON text made from the typed values here, and read back into them here only.
+pub mod stored {
+    use super::{value, Kept, Kind};
+    use portal_proto::auth::v1 as pb;
+    use serde_json::{Map, Value};
+
+    /// `{"m": "<key>"}`.
+    pub fn event_json(e: &pb::EventData) -> String {
+        serde_json::json!({ "m": e.m }).to_string()
+    }
+
+    /// The kept answers as a JSON object: a text as a string, a flag as a boolean.
+    pub fn fields_json(fields: &Kept) -> String {
+        let object: Map<String, Value> = fields.iter().map(|(k, v)| (k.clone(), json_of(v))).collect();
+        Value::Object(object).to_string()
+    }
+
+    pub(crate) fn json_of(v: &pb::CustomFieldValue) -> Value {
+        match &v.kind {
+            None => Value::Null,
+            Some(Kind::Text(s)) => Value::String(s.clone()),
+            Some(Kind::Flag(b)) => Value::Bool(*b),
+            Some(Kind::Integer(n)) => Value::from(*n),
+            Some(Kind::Number(n)) => Value::from(*n),
+        }
+    }
+
+    /// The event a stored record is for; none for a visit (empty) or a record without a key.
+    pub fn event_data(text: &str) -> Option<pb::EventData> {
+        let v: Value = serde_json::from_str(text).ok()?;
+        v.get("m").and_then(Value::as_str).map(|m| pb::EventData { m: m.to_owned() })
+    }
+
+    /// The answers a stored record kept; none for a visit (empty).
+    pub fn custom_fields(text: &str) -> Option<pb::CustomFields> {
+        let Ok(Value::Object(object)) = serde_json::from_str::<Value>(text) else {
+            return None;
+        };
+        Some(pb::CustomFields { values: object.into_iter().map(|(k, v)| (k, typed(v))).collect() })
+    }
+
+    /// A JSON value as a typed answer (what `json_of` makes, back).
+    pub(crate) fn typed(v: Value) -> pb::CustomFieldValue {
+        match v {
+            Value::Null => pb::CustomFieldValue { kind: None },
+            Value::Bool(b) => value(Kind::Flag(b)),
+            Value::String(s) => value(Kind::Text(s)),
+            Value::Number(n) => match n.as_i64() {
+                Some(i) => value(Kind::Integer(i)),
+                None => value(Kind::Number(n.as_f64().unwrap_or_default())),
+            },
+            other => value(Kind::Text(other.to_string())),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{json, Value};
+
+    /// Answers as the gateway brings them from the browser's JSON.
+    fn given(v: Value) -> Given {
+        v.as_object().unwrap().iter().map(|(k, v)| (k.clone(), stored::typed(v.clone()))).collect()
+    }
+
+    fn as_json(kept: &Kept) -> Value {
+        serde_json::from_str(&stored::fields_json(kept)).unwrap()
+    }
 
     fn def() -> Vec<CustomField> {
         serde_json::from_value(json!([
@@ -223,11 +295,11 @@ mod tests {
     fn good_values_are_kept_trimmed() {
         let kept = check_fields(
             &def(),
-            &json!({"guests": 3, "dietary": " vegan ", "birthday": "1990-02-28", "friend": "Ann@Example.com", "terms": true}),
+            &given(json!({"guests": 3, "dietary": " vegan ", "birthday": "1990-02-28", "friend": "Ann@Example.com", "terms": true})),
         )
         .unwrap();
         assert_eq!(
-            Value::Object(kept),
+            as_json(&kept),
             json!({"guests": "3", "dietary": "vegan", "birthday": "1990-02-28", "friend": "ann@example.com", "terms": true})
         );
     }
@@ -236,7 +308,9 @@ mod tests {
     fn every_problem_is_named_by_its_field() {
         let errors = check_fields(
             &def(),
-            &json!({"guests": "9", "dietary": "x".repeat(11), "birthday": "1990-02-30", "friend": "nope", "terms": false, "shoe": "42"}),
+            &given(
+                json!({"guests": "9", "dietary": "x".repeat(11), "birthday": "1990-02-30", "friend": "nope", "terms": false, "shoe": "42"}),
+            ),
         )
         .unwrap_err();
         let keys: Vec<&str> = errors.keys().map(String::as_str).collect();
@@ -251,9 +325,28 @@ mod tests {
                 "customFields.terms"
             ]
         );
-        let missing = check_fields(&def(), &json!({})).unwrap_err();
+        let missing = check_fields(&def(), &given(json!({"dietary": null}))).unwrap_err();
         assert_eq!(missing.keys().map(String::as_str).collect::<Vec<_>>(), ["customFields.guests", "customFields.terms"]);
-        assert!(check_fields(&def(), &json!(["guests"])).is_err());
+        let kinds = check_fields(&def(), &given(json!({"guests": "1", "dietary": true, "terms": "yes"}))).unwrap_err();
+        assert_eq!(kinds["customFields.dietary"], "Must be text");
+        assert_eq!(kinds["customFields.terms"], "Must be true or false");
+    }
+
+    #[test]
+    fn a_number_is_checked_as_the_text_json_writes() {
+        let kept = check_fields(&def(), &given(json!({"guests": 2, "dietary": 2.5, "terms": true}))).unwrap();
+        assert_eq!(as_json(&kept), json!({"guests": "2", "dietary": "2.5", "terms": true}));
+    }
+
+    #[test]
+    fn the_stored_form_reads_back_as_it_was_made() {
+        let kept = check_fields(&def(), &given(json!({"guests": "2", "terms": true}))).unwrap();
+        let text = stored::fields_json(&kept);
+        assert_eq!(text, r#"{"guests":"2","terms":true}"#);
+        assert_eq!(stored::custom_fields(&text).unwrap().values, kept.into_iter().collect());
+        let event = stored::event_json(&pb::EventData { m: "spring-launch".into() });
+        assert_eq!(stored::event_data(&event).unwrap().m, "spring-launch");
+        assert!(stored::event_data("").is_none() && stored::custom_fields("").is_none(), "a visit has neither");
     }
 
     #[test]

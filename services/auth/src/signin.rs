@@ -138,7 +138,7 @@ impl Inner {
         ip: Option<&str>,
     ) -> Result<pb::RequestMagicLinkResponse, AuthError> {
         let email = parse_email(&r.email)?;
-        let pending = self.pending(&r.mode, &r.location, &r.event_data_json, &r.custom_fields_json).await?;
+        let pending = self.pending(&r.mode, &r.location, r.event_data.as_ref(), &r.custom_fields).await?;
         let target = self
             .link_target(&LinkOptions {
                 url_path: &r.url_path,
@@ -219,7 +219,7 @@ impl Inner {
         if !matches!(r.channel.as_str(), "email" | "sms") {
             return Err(AuthError::field("channel", "Use email or sms"));
         }
-        let pending = self.pending(&r.mode, &r.location, &r.event_data_json, &r.custom_fields_json).await?;
+        let pending = self.pending(&r.mode, &r.location, r.event_data.as_ref(), &r.custom_fields).await?;
         self.limit("code", Some(email.as_str()), ip, 1).await?;
         let redirect = safe_redirect(&r.redirect);
         let Some(acct) = self.account(&email).await? else {

@@ -1,7 +1,8 @@
 //! Check-ins and event attendances recorded at sign-in (`sign_in_activity`), each at most once
-//! per member, kind and `once_key`.
+//! per member, kind and `once_key`. An event's data and answers are kept as JSON text and read
+//! back into their typed form (`activity::stored`).
 use super::Result;
-use crate::activity::Pending;
+use crate::activity::{stored, Pending};
 use portal_common::db::Db;
 use portal_proto::auth::v1 as pb;
 use sqlx::Row;
@@ -35,8 +36,8 @@ pub async fn all(db: &Db, pid: &str) -> Result<Vec<pb::SignInActivity>> {
         .map(|r| pb::SignInActivity {
             kind: r.get("kind"),
             location: r.get("location"),
-            event_data_json: r.get("event_data"),
-            custom_fields_json: r.get("custom_fields"),
+            event_data: stored::event_data(r.get("event_data")),
+            custom_fields: stored::custom_fields(r.get("custom_fields")),
             at: r.get("at"),
         })
         .collect())

@@ -13,6 +13,9 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
+pub mod activity;
+use activity::{CustomFields, EventData};
+
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(request_link))
@@ -48,10 +51,6 @@ fn query_string(v: Option<serde_json::Value>) -> String {
     }
 }
 
-fn json_text(v: Option<serde_json::Value>) -> String {
-    v.map(|v| v.to_string()).unwrap_or_default()
-}
-
 #[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SignInRequest {
@@ -75,12 +74,12 @@ pub struct SignInRequest {
     /// `visit` (check-in) or `event`.
     #[serde(default)]
     pub mode: Option<String>,
+    /// Event sign-up (with mode `event`): which event.
     #[serde(default)]
-    #[schema(value_type = Option<Object>)]
-    pub event_data: Option<serde_json::Value>,
+    pub event_data: Option<EventData>,
+    /// Event sign-up: the answers to the event's custom fields, by name.
     #[serde(default)]
-    #[schema(value_type = Option<Object>)]
-    pub custom_fields: Option<serde_json::Value>,
+    pub custom_fields: Option<CustomFields>,
 }
 
 #[derive(Serialize, ToSchema)]
@@ -102,8 +101,8 @@ async fn send_link(s: &AppState, ip: &ClientIp, b: SignInRequest) -> ApiResult<J
             url_params: query_string(b.url_params),
             location: b.location.unwrap_or_default(),
             mode: b.mode.unwrap_or_default(),
-            event_data_json: json_text(b.event_data),
-            custom_fields_json: json_text(b.custom_fields),
+            event_data: b.event_data.map(Into::into),
+            custom_fields: activity::to_pb(b.custom_fields),
         }))
         .await?
         .into_inner();
@@ -236,12 +235,12 @@ pub struct CodeRequest {
     pub location: Option<String>,
     #[serde(default)]
     pub mode: Option<String>,
+    /// Event sign-up (with mode `event`): which event.
     #[serde(default)]
-    #[schema(value_type = Option<Object>)]
-    pub event_data: Option<serde_json::Value>,
+    pub event_data: Option<EventData>,
+    /// Event sign-up: the answers to the event's custom fields, by name.
     #[serde(default)]
-    #[schema(value_type = Option<Object>)]
-    pub custom_fields: Option<serde_json::Value>,
+    pub custom_fields: Option<CustomFields>,
 }
 
 async fn send_code(s: &AppState, ip: &ClientIp, channel: &str, b: CodeRequest) -> ApiResult<Json<Message>> {
@@ -254,8 +253,8 @@ async fn send_code(s: &AppState, ip: &ClientIp, channel: &str, b: CodeRequest) -
             channel: channel.into(),
             redirect: b.redirect.unwrap_or_default(),
             mode: b.mode.unwrap_or_default(),
-            event_data_json: json_text(b.event_data),
-            custom_fields_json: json_text(b.custom_fields),
+            event_data: b.event_data.map(Into::into),
+            custom_fields: activity::to_pb(b.custom_fields),
             location: b.location.unwrap_or_default(),
         }))
         .await?

@@ -9,6 +9,7 @@
 //! fails (a service down: 503) the member can send the same request again and it carries on.
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{ClientIp, Owner, Path};
+use crate::routes::auth::activity::{self, CustomFields, EventData};
 use crate::routes::claims::ClaimBody;
 use crate::routes::connections::{ConnectionBody, ListBody};
 use crate::routes::loyalty::{PointsBody, RewardBody};
@@ -170,16 +171,11 @@ pub struct SignInActivityBody {
     pub kind: String,
     /// The check-in's location handle; empty for an event.
     pub location: String,
-    #[schema(value_type = Option<Object>)]
-    pub event_data: Option<serde_json::Value>,
-    #[schema(value_type = Option<Object>)]
-    pub custom_fields: Option<serde_json::Value>,
+    /// The event signed up for; null for a check-in.
+    pub event_data: Option<EventData>,
+    /// The answers kept with an event sign-up; null for a check-in.
+    pub custom_fields: Option<CustomFields>,
     pub at: String,
-}
-
-/// JSON kept as text, as it was sent (a text that is not JSON stays a string).
-fn json_value(s: String) -> Option<serde_json::Value> {
-    (!s.is_empty()).then(|| serde_json::from_str(&s).unwrap_or(serde_json::Value::String(s)))
 }
 
 /// A connection with its lists and their items.
@@ -310,8 +306,8 @@ fn assemble(
             .map(|a| SignInActivityBody {
                 kind: a.kind,
                 location: a.location,
-                event_data: json_value(a.event_data_json),
-                custom_fields: json_value(a.custom_fields_json),
+                event_data: a.event_data.map(Into::into),
+                custom_fields: a.custom_fields.map(activity::from_pb),
                 at: iso(a.at),
             })
             .collect(),
