@@ -10,6 +10,7 @@ pub mod geo;
 pub mod grpc;
 pub mod identity;
 pub mod kv;
+pub mod lease;
 pub mod metrics;
 pub mod telemetry;
 /// Helpers for tests only: compiled into a crate's tests through the `testing` feature
