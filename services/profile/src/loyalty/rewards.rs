@@ -73,7 +73,7 @@ struct Kept {
 /// Redeems `catalogue_id` for the member, exactly once per `key`.
 pub async fn redeem(db: &Db, pid: &str, key: &str, catalogue_id: &str, rules: &LoyaltyRules, now: i64) -> Result<pb::Redemption> {
     if !portal_common::is_idempotency_key(key) {
-        return Err(ProfileError::field("idempotency_key", "Send an Idempotency-Key header of 1 to 255 printable characters"));
+        return Err(ProfileError::field("idempotency_key", portal_common::IDEMPOTENCY_KEY_PROBLEM));
     }
     let request = format!("redeem {catalogue_id}");
     let mut tx = db.begin().await?;
