@@ -125,6 +125,7 @@ async fn activity(State(s): State<Sandbox>, headers: HeaderMap, Path(number): Pa
 }
 
 async fn credit(State(s): State<Sandbox>, headers: HeaderMap, Json(r): Json<CreditRequest>) -> Response {
+    s.count_reference("credit", &r.reference);
     let fault = match enter(&s, &headers, "credit").await {
         Ok(f) => f,
         Err(resp) => return resp,
@@ -175,6 +176,7 @@ async fn credit(State(s): State<Sandbox>, headers: HeaderMap, Json(r): Json<Cred
 }
 
 async fn credit_status(State(s): State<Sandbox>, headers: HeaderMap, Path(reference): Path<String>) -> Response {
+    s.count_reference("credit_status", &reference);
     if let Err(resp) = enter(&s, &headers, "credit_status").await {
         return resp;
     }

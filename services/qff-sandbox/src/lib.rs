@@ -110,6 +110,8 @@ struct Inner {
     credits: BTreeMap<String, Credit>,
     faults: VecDeque<Fault>,
     calls: BTreeMap<String, u64>,
+    /// Calls of `credit` and `credit_status` by (operation, reference).
+    calls_by_reference: BTreeMap<(String, String), u64>,
     next_id: u64,
 }
 
@@ -195,6 +197,15 @@ impl Sandbox {
     /// Every credit posted so far.
     pub fn credits(&self) -> Vec<Credit> {
         self.lock().credits.values().cloned().collect()
+    }
+
+    /// How many times `operation` (credit or credit_status) was called about this reference.
+    pub fn calls_about(&self, operation: &str, reference: &str) -> u64 {
+        self.lock().calls_by_reference.get(&(operation.to_string(), reference.to_string())).copied().unwrap_or(0)
+    }
+
+    fn count_reference(&self, operation: &str, reference: &str) {
+        *self.lock().calls_by_reference.entry((operation.to_string(), reference.to_string())).or_default() += 1;
     }
 
     pub fn add_fault(&self, f: Fault) {

@@ -12,7 +12,9 @@
 //!
 //! Settling is safe to run twice, also at once: the ledger settles a hold once (the same way
 //! again changes nothing, the other way is refused), and a conversion leaves `running` or
-//! `pending` once.
+//! `pending` once.The reconciler runs on the replica holding the `qff-reconciler` lease,
+//! and claims each conversion before asking the airline about it, so even two reconcilers at once
+//! ask once per conversion.
 use crate::error::{QffError, NOT_LINKED};
 use crate::partner::PartnerError;
 use crate::store::{self, Stored};
@@ -30,6 +32,9 @@ const NOT_RECEIVED: &str = "Qantas Frequent Flyer didn't receive the transfer. Y
 const NOT_SENT: &str = "Qantas Frequent Flyer wasn't answering, so nothing was sent. Your points were given back.";
 /// A `running` conversion untouched this long lost its request (a crash): the reconciler takes it.
 const STALE_RUNNING_SECS: i64 = 120;
+/// How long a reconciler's claim on a conversion lasts: longer than asking the airline and the
+/// ledger about it takes. An instance that dies mid-way leaves the row to others after this.
+const CLAIM_SECS: i64 = 300;
 /// At most this many blocks in one conversion.
 const MAX_BLOCKS: i64 = 1000;
 
@@ -221,40 +226,52 @@ impl Qff {
     }
 
     /// Settles the conversions the airline did not answer: asks it about each one's reference.
-    /// Safe to run on several instances at once.
+    /// Safe to run on several instances at once: each conversion is claimed by one of them
+    /// first, so the airline is asked and the hold settled once per pass.
     pub async fn reconcile_conversions(&self) -> Result<pb::ReconcileResponse> {
         let now = portal_common::now_unix();
         let open = store::open_conversions(&self.db, now - self.reconcile_after_secs, now - STALE_RUNNING_SECS).await?;
         let mut out = pb::ReconcileResponse::default();
+        let holder = self.lease.holder();
         for c in open {
-            // Take it: of two reconcilers reading the same row, one moves `attempts` on.
-            if !store::take(&self.db, &c, now).await? {
+            // Claim it: of two reconcilers reading the same row, one moves `attempts` on, and none
+            // takes a row the other is still settling.
+            let now = portal_common::now_unix();
+            if !store::take(&self.db, &c, holder, now, now + CLAIM_SECS).await? {
                 continue;
             }
-            let outcome = match self.partner.credit_status(&c.id).await {
-                Ok(credit) if credit.points == c.airline_points => Outcome::Completed { credit_id: credit.credit_id },
-                Ok(credit) => {
-                    tracing::error!(conversion = %c.id, credited = credit.points, expected = c.airline_points, "the airline credited another amount; left pending");
-                    out.pending += 1;
-                    continue;
-                }
-                Err(PartnerError::NoSuchCredit) => Outcome::Failed { message: NOT_RECEIVED.into() },
-                Err(e) => {
-                    tracing::info!(error = %e, conversion = %c.id, "the airline can't say yet; still pending");
-                    out.pending += 1;
-                    continue;
-                }
-            };
-            let completed = matches!(outcome, Outcome::Completed { .. });
-            if self.settle(&c.id, &c.profile_id, &c.status, outcome).await? {
-                if completed {
-                    out.completed += 1;
-                } else {
-                    out.failed += 1;
-                }
-            }
+            let settled = self.reconcile_one(&c, &mut out).await;
+            store::release(&self.db, &c.id, holder).await?;
+            settled?;
         }
         Ok(out)
+    }
+
+    /// Asks the airline about one claimed conversion and settles it when the answer is clear.
+    async fn reconcile_one(&self, c: &Stored, out: &mut pb::ReconcileResponse) -> Result<()> {
+        let outcome = match self.partner.credit_status(&c.id).await {
+            Ok(credit) if credit.points == c.airline_points => Outcome::Completed { credit_id: credit.credit_id },
+            Ok(credit) => {
+                tracing::error!(conversion = %c.id, credited = credit.points, expected = c.airline_points, "the airline credited another amount; left pending");
+                out.pending += 1;
+                return Ok(());
+            }
+            Err(PartnerError::NoSuchCredit) => Outcome::Failed { message: NOT_RECEIVED.into() },
+            Err(e) => {
+                tracing::info!(error = %e, conversion = %c.id, "the airline can't say yet; still pending");
+                out.pending += 1;
+                return Ok(());
+            }
+        };
+        let completed = matches!(outcome, Outcome::Completed { .. });
+        if self.settle(&c.id, &c.profile_id, &c.status, outcome).await? {
+            if completed {
+                out.completed += 1;
+            } else {
+                out.failed += 1;
+            }
+        }
+        Ok(())
     }
 }
 

@@ -20,6 +20,7 @@ use portal_common::db::Db;
 use portal_common::grpc::Channel;
 use portal_common::grpc::GrpcApp;
 use portal_common::identity::{caller, owner, writer};
+use portal_common::lease::Lease;
 use portal_proto::profile::v1::{loyalty_service_client::LoyaltyServiceClient, profile_service_client::ProfileServiceClient};
 use portal_proto::qff::v1::{
     self as pb,
@@ -31,6 +32,9 @@ use tonic::{Request, Response, Status};
 
 pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
 
+/// The lease the background reconciler takes, so one replica runs it per period.
+pub const RECONCILER_LEASE: &str = "qff-reconciler";
+
 /// The other demo member's airline account, linked in the demo data (the profile service's demo
 /// data links the same number).
 const DEMO_LINK: (&str, &str, &str) = ("prf_0000000000000000000000d2", "1900654321", "Other");
@@ -40,39 +44,31 @@ pub async fn build(settings: &Settings) -> anyhow::Result<GrpcApp> {
     // naming the field (the services read it from refdata afterwards, typed once per version).
     portal_tenant::load(&settings.tenant_config)?;
     let db = Db::connect(settings, "qff", &MIGRATOR).await?;
+    let every = std::time::Duration::from_secs(settings.qff.reconcile_secs.max(1));
     if settings.demo_data {
         store::seed_link(&db, DEMO_LINK.0, DEMO_LINK.1, DEMO_LINK.2, 1_768_435_200).await?;
     }
     let profile_channel = portal_common::grpc::channel(&settings.service_url("profile")?)?;
     let qff = Qff {
-        db,
+        db: db.clone(),
         partner: Partner::new(&settings.qff)?,
         refdata: RefdataServiceClient::new(portal_common::grpc::channel(&settings.service_url("refdata")?)?),
         profiles: ProfileServiceClient::new(profile_channel.clone()),
         loyalty: LoyaltyServiceClient::new(profile_channel),
         reconcile_after_secs: settings.qff.reconcile_after_secs,
         tenant: Arc::default(),
+        // Kept over a few periods, so the holder goes on reconciling; a dead one's passes on.
+        lease: Lease::new(&db, RECONCILER_LEASE, every * 3),
     };
-    let every = std::time::Duration::from_secs(settings.qff.reconcile_secs.max(1));
     let reconciler = qff.clone();
     let routes = tonic::service::Routes::new(QffServiceServer::new(qff));
     Ok(GrpcApp::bind(settings, "portal.qff.v1.QffService", routes).await?.with_background(async move {
         let mut tick = tokio::time::interval(every);
         loop {
             tick.tick().await;
-            match reconciler.reconcile_conversions().await {
-                Ok(r) if r.completed + r.failed > 0 => {
-                    tracing::info!(completed = r.completed, failed = r.failed, pending = r.pending, "conversions settled")
-                }
-                Ok(_) => {}
-                Err(e) => tracing::warn!(error = %e, "conversion reconciler"),
-            }
-            match reconciler.reconcile_links().await {
-                Ok(r) if r.confirmed + r.removed > 0 => {
-                    tracing::info!(confirmed = r.confirmed, removed = r.removed, pending = r.pending, "pending links settled")
-                }
-                Ok(_) => {}
-                Err(e) => tracing::warn!(error = %e, "link reconciler"),
+            // One replica reconciles per period: the one holding the lease (it renews it each time).
+            if let Err(e) = reconciler.lease.run_if_held(|| reconciler.reconcile_pass()).await {
+                tracing::warn!(error = %e, "taking the reconciler's lease");
             }
         }
     }))
@@ -89,6 +85,9 @@ pub struct Qff {
     reconcile_after_secs: i64,
     /// The tenant config from refdata, parsed once per version.
     tenant: Arc<portal_tenant::Cache>,
+    /// The reconciler's lease; its holder id also names this instance's claims on the rows it
+    /// settles.
+    lease: Lease,
 }
 
 /// The conversion rules from the tenant config (`components.qantas.redemption`; block sizes over
@@ -125,6 +124,24 @@ impl Qff {
         let out = self.reconcile_conversions().await?;
         self.reconcile_links().await?;
         Ok(out)
+    }
+
+    /// One pass of the background reconciler: both reconcilers, what they settled logged.
+    async fn reconcile_pass(&self) {
+        match self.reconcile_conversions().await {
+            Ok(r) if r.completed + r.failed > 0 => {
+                tracing::info!(completed = r.completed, failed = r.failed, pending = r.pending, "conversions settled")
+            }
+            Ok(_) => {}
+            Err(e) => tracing::warn!(error = %e, "conversion reconciler"),
+        }
+        match self.reconcile_links().await {
+            Ok(r) if r.confirmed + r.removed > 0 => {
+                tracing::info!(confirmed = r.confirmed, removed = r.removed, pending = r.pending, "pending links settled")
+            }
+            Ok(_) => {}
+            Err(e) => tracing::warn!(error = %e, "link reconciler"),
+        }
     }
 }
 

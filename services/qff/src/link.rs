@@ -23,6 +23,8 @@ const UNKNOWN_NUMBER: &str = "We couldn't find a Frequent Flyer account with thi
 const NAME_MISMATCH: &str = "This last name doesn't match the Frequent Flyer account";
 const CLOSED: &str = "This Frequent Flyer account is closed";
 const UNLINK_REASONS: &[&str] = &["wrong_account", "not_using", "privacy", "other"];
+/// How long a reconciler's claim on a pending link lasts: longer than asking the profile takes.
+const CLAIM_SECS: i64 = 300;
 
 /// What the partner's answer to a check means for the member.
 pub(crate) fn check_error(retry_after_secs: u64, e: PartnerError) -> QffError {
@@ -251,29 +253,43 @@ impl Qff {
 
     /// Settles the links left pending longer than `reconcile_after_secs`: linked when the
     /// profile holds the number, removed when it doesn't, left when it can't say. Safe to run on
-    /// several instances at once (each step only moves a row that is still pending).
+    /// several instances at once: each link is claimed by one of them first, and each step only
+    /// moves a row that is still pending.
     pub async fn reconcile_links(&self) -> Result<LinksSettled> {
         let mut out = LinksSettled::default();
+        let holder = self.lease.holder();
         for (pid, number) in store::pending_links(&self.db, portal_common::now_unix() - self.reconcile_after_secs).await? {
-            match self.profile_number(&pid).await {
-                Ok(held) if held == number => {
-                    store::settle_pending(&self.db, &pid, &number).await?;
-                    out.confirmed += 1;
-                }
-                Ok(held) => {
-                    if !held.is_empty() {
-                        tracing::warn!("the profile holds another airline number than the pending link");
-                    }
-                    store::remove_pending(&self.db, &pid, &number).await?;
-                    out.removed += 1;
-                }
-                Err(s) => {
-                    tracing::info!(error = %s.message(), "the profile can't say what it holds; the link stays pending");
-                    out.pending += 1;
-                }
+            let now = portal_common::now_unix();
+            if !store::take_link(&self.db, &pid, &number, holder, now, now + CLAIM_SECS).await? {
+                continue;
             }
+            let settled = self.reconcile_link(&pid, &number, &mut out).await;
+            store::release_link(&self.db, &pid, &number, holder).await?;
+            settled?;
         }
         Ok(out)
+    }
+
+    /// Asks the profile about one claimed pending link and settles it when the answer is clear.
+    async fn reconcile_link(&self, pid: &str, number: &str, out: &mut LinksSettled) -> Result<()> {
+        match self.profile_number(pid).await {
+            Ok(held) if held == number => {
+                store::settle_pending(&self.db, pid, number).await?;
+                out.confirmed += 1;
+            }
+            Ok(held) => {
+                if !held.is_empty() {
+                    tracing::warn!("the profile holds another airline number than the pending link");
+                }
+                store::remove_pending(&self.db, pid, number).await?;
+                out.removed += 1;
+            }
+            Err(s) => {
+                tracing::info!(error = %s.message(), "the profile can't say what it holds; the link stays pending");
+                out.pending += 1;
+            }
+        }
+        Ok(())
     }
 }
 

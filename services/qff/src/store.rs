@@ -374,16 +374,60 @@ pub async fn open_conversions(db: &Db, pending_before: i64, running_before: i64)
     Ok(rows.iter().map(Stored::from_row).collect())
 }
 
-/// Takes a conversion for one reconciler: of two reading the same row, one moves `attempts` on.
-pub async fn take(db: &Db, c: &Stored, now: i64) -> Result<bool> {
-    let n =
-        sqlx::query("UPDATE qff_conversions SET attempts = attempts + 1, updated_at = $4 WHERE id = $1 AND status = $2 AND attempts = $3")
-            .bind(&c.id)
-            .bind(&c.status)
-            .bind(c.attempts)
-            .bind(now)
-            .execute(&db.pool)
-            .await?
-            .rows_affected();
+/// Claims a conversion for one reconciler until `until`: of two reading the same row, one moves
+/// `attempts` on, and none takes a row another one's claim still holds.
+pub async fn take(db: &Db, c: &Stored, holder: &str, now: i64, until: i64) -> Result<bool> {
+    let n = sqlx::query(
+        "UPDATE qff_conversions SET attempts = attempts + 1, updated_at = $4, claimed_by = $5, claimed_until = $6
+         WHERE id = $1 AND status = $2 AND attempts = $3 AND (claimed_until IS NULL OR claimed_until <= $4)",
+    )
+    .bind(&c.id)
+    .bind(&c.status)
+    .bind(c.attempts)
+    .bind(now)
+    .bind(holder)
+    .bind(until)
+    .execute(&db.pool)
+    .await?
+    .rows_affected();
     Ok(n == 1)
+}
+
+/// Ends the holder's claim on a conversion (settled, or left for a later pass).
+pub async fn release(db: &Db, id: &str, holder: &str) -> Result<()> {
+    sqlx::query("UPDATE qff_conversions SET claimed_until = NULL WHERE id = $1 AND claimed_by = $2")
+        .bind(id)
+        .bind(holder)
+        .execute(&db.pool)
+        .await?;
+    Ok(())
+}
+
+/// Claims a pending link for one reconciler until `until`: false when it is no longer pending or
+/// another one's claim still holds it.
+pub async fn take_link(db: &Db, pid: &str, number: &str, holder: &str, now: i64, until: i64) -> Result<bool> {
+    let n = sqlx::query(
+        "UPDATE qff_links SET claimed_by = $3, claimed_until = $5
+         WHERE profile_id = $1 AND qff_number = $2 AND state = 'pending' AND (claimed_until IS NULL OR claimed_until <= $4)",
+    )
+    .bind(pid)
+    .bind(number)
+    .bind(holder)
+    .bind(now)
+    .bind(until)
+    .execute(&db.pool)
+    .await?
+    .rows_affected();
+    Ok(n == 1)
+}
+
+/// Ends the holder's claim on a link (settled, or left pending for a later pass).
+pub async fn release_link(db: &Db, pid: &str, number: &str, holder: &str) -> Result<()> {
+    sqlx::query("UPDATE qff_links SET claimed_until = NULL WHERE profile_id = $1 AND qff_number = $2 AND claimed_by = $3")
+        .bind(pid)
+        .bind(number)
+        .bind(holder)
+        .execute(&db.pool)
+        .await?;
+    Ok(())
 }
