@@ -114,6 +114,13 @@ else
   cat "$logs/installs.log"; echo "FAILED: tools/check-installs.mjs"; add 0 1
 fi
 
+section "README map: every file the map from the spec to the code names exists"
+if python3 tools/check-readme-map.py > "$logs/readme-map.log" 2>&1; then
+  tail -1 "$logs/readme-map.log"; add 1 0
+else
+  cat "$logs/readme-map.log"; echo "FAILED: tools/check-readme-map.py"; add 0 1
+fi
+
 section "jest"
 npm test 2>&1 | tee "$logs/jest.log"
 jest_rc=${PIPESTATUS[0]}
