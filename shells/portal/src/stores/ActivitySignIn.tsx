@@ -16,14 +16,14 @@ import { CODE_PATTERN, CodeField } from '@portal/kit/fields';
 import { EMAIL, embedFields } from '../screens/Login';
 
 /**
- * What a check-in or event sign-up adds to the sign-in request (spec 7, POST /api/auth). The
- * generated types say only "an object" of `eventData` and `customFields`; these are their shapes.
+ * What a check-in or event sign-up adds to the sign-in request (spec 7, POST /api/auth): the
+ * generated `eventData` and `customFields`, so the body is a plain `AuthRequest`/`CodeRequest`.
  */
 export interface ActivityFields {
   mode: 'visit' | 'event';
   location?: string;
-  eventData?: { m: string };
-  customFields?: Record<string, string | boolean>;
+  eventData?: NonNullable<AuthRequest['eventData']>;
+  customFields?: NonNullable<AuthRequest['customFields']>;
 }
 
 interface Props {
@@ -112,11 +112,11 @@ export function ActivitySignIn({ id, title, intro, submitLabel, redirect, fields
     setPhase('sending');
     try {
       if (channel === 'link') {
-        const body = { email: address, redirect, ...extra, ...embedFields() } as unknown as AuthRequest;
+        const body: AuthRequest = { email: address, redirect, ...extra, ...embedFields() };
         await http<MessageResponse>('/api/auth', { method: 'POST', body });
         setPhase('sent');
       } else {
-        const body = { email: address, redirect, ...extra } as unknown as CodeRequest;
+        const body: CodeRequest = { email: address, redirect, ...extra };
         await http<MessageResponse>('/api/auth/email', { method: 'POST', body });
         setCode('');
         setPhase('code');

@@ -1356,9 +1356,9 @@ export interface components {
             windowDays: number;
         };
         CodeRequest: {
-            customFields?: Record<string, never> | null;
+            customFields?: null | components["schemas"]["CustomFields"];
             email: string;
-            eventData?: Record<string, never> | null;
+            eventData?: null | components["schemas"]["EventData"];
             /** @description Check-in: a location handle (with mode `visit`). */
             location?: string | null;
             mode?: string | null;
@@ -1496,6 +1496,15 @@ export interface components {
             text: string;
             url?: string | null;
         };
+        /**
+         * @description One answer to an event's custom field: text (text, email, select, date), a flag (checkbox),
+         *     or a number (kept as its text). `null` counts as no answer.
+         */
+        CustomFieldValue: string | boolean | number | null;
+        /** @description An event sign-up's answers by field name. */
+        CustomFields: {
+            [key: string]: components["schemas"]["CustomFieldValue"];
+        };
         /** @description Everything the portal holds on the member. */
         DataExport: {
             airline: components["schemas"]["AirlineExport"];
@@ -1588,6 +1597,11 @@ export interface components {
             /** @description RFC 3339. */
             startsAt?: string | null;
             title: components["schemas"]["LocalText"];
+        };
+        /** @description Which event a sign-up is for. */
+        EventData: {
+            /** @description The event's key (the `m` of `/event/{m}`). */
+            m?: string;
         };
         EventField: {
             label?: null | components["schemas"]["LocalText"];
@@ -2092,17 +2106,17 @@ export interface components {
         /** @description A check-in or event attendance recorded at sign-in. */
         SignInActivityBody: {
             at: string;
-            custom_fields?: Record<string, never> | null;
-            event_data?: Record<string, never> | null;
+            custom_fields?: null | components["schemas"]["CustomFields"];
+            event_data?: null | components["schemas"]["EventData"];
             /** @description `visit` or `event`. */
             kind: string;
             /** @description The check-in's location handle; empty for an event. */
             location: string;
         };
         SignInRequest: {
-            customFields?: Record<string, never> | null;
+            customFields?: null | components["schemas"]["CustomFields"];
             email: string;
-            eventData?: Record<string, never> | null;
+            eventData?: null | components["schemas"]["EventData"];
             externalRedirect?: string | null;
             iFrame?: boolean | null;
             /** @description Check-in: a location handle (with mode `visit`). */

@@ -12,6 +12,11 @@ export type PortalConfig = Schemas['PublicConfig'];
 export type SiteMeta = Schemas['SiteMeta'];
 export type Theme = Schemas['Theme'];
 export type AuthRequest = Schemas['SignInRequest'];
+/** Which event a sign-up is for (`eventData` of a sign-in). */
+export type EventData = Schemas['EventData'];
+/** An event sign-up's answers by field name (`customFields` of a sign-in). */
+export type CustomFields = Schemas['CustomFields'];
+export type CustomFieldValue = Schemas['CustomFieldValue'];
 export type MessageResponse = Schemas['Message'];
 export type ExchangeRequest = Schemas['ExchangeRequest'];
 export type ExchangeResponse = Schemas['Session'];

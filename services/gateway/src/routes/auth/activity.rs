@@ -22,12 +22,16 @@ pub struct EventData {
 pub enum CustomFieldValue {
     Text(String),
     Flag(bool),
-    Integer(i64),
-    Number(f64),
+    /// Whole or not, as JSON has it (one schema type, so `oneOf` stays disjoint).
+    #[schema(value_type = f64)]
+    Number(serde_json::Number),
+    Null,
 }
 
 /// An event sign-up's answers by field name.
-pub type CustomFields = BTreeMap<String, Option<CustomFieldValue>>;
+#[derive(Serialize, Deserialize, ToSchema, Debug, Clone, PartialEq, Default)]
+#[serde(transparent)]
+pub struct CustomFields(pub BTreeMap<String, CustomFieldValue>);
 
 impl From<EventData> for pb::EventData {
     fn from(e: EventData) -> Self {
@@ -44,25 +48,24 @@ impl From<pb::EventData> for EventData {
 /// The answers for the auth service; none sent is no answers.
 pub fn to_pb(fields: Option<CustomFields>) -> HashMap<String, pb::CustomFieldValue> {
     let kind = |v: CustomFieldValue| match v {
-        CustomFieldValue::Text(s) => Kind::Text(s),
-        CustomFieldValue::Flag(b) => Kind::Flag(b),
-        CustomFieldValue::Integer(n) => Kind::Integer(n),
-        CustomFieldValue::Number(n) => Kind::Number(n),
+        CustomFieldValue::Text(s) => Some(Kind::Text(s)),
+        CustomFieldValue::Flag(b) => Some(Kind::Flag(b)),
+        CustomFieldValue::Number(n) => Some(n.as_i64().map_or_else(|| Kind::Number(n.as_f64().unwrap_or_default()), Kind::Integer)),
+        CustomFieldValue::Null => None,
     };
-    fields.unwrap_or_default().into_iter().map(|(k, v)| (k, pb::CustomFieldValue { kind: v.map(kind) })).collect()
+    fields.unwrap_or_default().0.into_iter().map(|(k, v)| (k, pb::CustomFieldValue { kind: kind(v) })).collect()
 }
 
 /// The answers a recorded sign-up kept, as the export shows them.
 pub fn from_pb(fields: pb::CustomFields) -> CustomFields {
-    let value = |v: pb::CustomFieldValue| {
-        v.kind.map(|k| match k {
-            Kind::Text(s) => CustomFieldValue::Text(s),
-            Kind::Flag(b) => CustomFieldValue::Flag(b),
-            Kind::Integer(n) => CustomFieldValue::Integer(n),
-            Kind::Number(n) => CustomFieldValue::Number(n),
-        })
+    let value = |v: pb::CustomFieldValue| match v.kind {
+        Some(Kind::Text(s)) => CustomFieldValue::Text(s),
+        Some(Kind::Flag(b)) => CustomFieldValue::Flag(b),
+        Some(Kind::Integer(n)) => CustomFieldValue::Number(n.into()),
+        Some(Kind::Number(n)) => serde_json::Number::from_f64(n).map_or(CustomFieldValue::Null, CustomFieldValue::Number),
+        None => CustomFieldValue::Null,
     };
-    fields.values.into_iter().map(|(k, v)| (k, value(v))).collect()
+    CustomFields(fields.values.into_iter().map(|(k, v)| (k, value(v))).collect())
 }
 
 #[cfg(test)]
@@ -74,9 +77,9 @@ mod tests {
     fn the_browsers_json_parses_as_it_is_and_goes_back_the_same() {
         let sent = json!({"guests": 2, "ratio": 2.5, "dietary": "vegan", "terms": true, "note": null});
         let fields: CustomFields = serde_json::from_value(sent.clone()).unwrap();
-        assert_eq!(fields["guests"], Some(CustomFieldValue::Integer(2)));
-        assert_eq!(fields["ratio"], Some(CustomFieldValue::Number(2.5)));
-        assert_eq!(fields["note"], None);
+        assert_eq!(to_pb(Some(fields.clone()))["guests"].kind, Some(Kind::Integer(2)));
+        assert_eq!(to_pb(Some(fields.clone()))["ratio"].kind, Some(Kind::Number(2.5)));
+        assert_eq!(fields.0["note"], CustomFieldValue::Null);
         let back = from_pb(pb::CustomFields { values: to_pb(Some(fields)) });
         assert_eq!(serde_json::to_value(back).unwrap(), sent);
         assert!(serde_json::from_value::<CustomFields>(json!({"guests": [1]})).is_err(), "a list is no answer");
