@@ -122,6 +122,27 @@ export default tseslint.config(
       'react-hooks/exhaustive-deps': 'error',
     },
   },
+  // One set of date formats (issue 24): the tabs and the shell show a date only through the kit's
+  // named styles (@portal/kit/dates) and numbers through @portal/kit/format, never an ad-hoc
+  // toLocale*String or Intl.DateTimeFormat. (The runtime, below the kit, and tests are exempt.)
+  {
+    files: [...TABS.map((tab) => `${tab}/src/**/*.{ts,tsx}`), 'shells/portal/src/**/*.{ts,tsx}'],
+    ignores: ['**/__tests__/**'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        ...['toLocaleDateString', 'toLocaleTimeString', 'toLocaleString'].map((property) => ({
+          property,
+          message: 'Format dates with @portal/kit/dates (its named styles) and numbers with @portal/kit/format.',
+        })),
+        {
+          object: 'Intl',
+          property: 'DateTimeFormat',
+          message: 'Format dates with @portal/kit/dates: one set of named styles per language.',
+        },
+      ],
+    },
+  },
   // Each tab: no other tab; inside it, no feature imports another feature.
   ...TABS.map((tab) => ({
     files: [`${tab}/${SOURCE}`],

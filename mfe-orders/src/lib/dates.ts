@@ -1,24 +1,10 @@
-import { formatNumber, localeFor } from '@portal/kit/format';
-import { formatCalendarDate, useTimeZone } from '@portal/kit/dates';
+import { formatNumber } from '@portal/kit/format';
+import { dayIn, formatCalendarDate, formatDate as formatInstant, useTimeZone } from '@portal/kit/dates';
 
-// Dates and times are shown in the tenant's zone (config general.timeZone, default
-// Australia/Melbourne), whatever the device's zone is. The shared formatters come from
-// @portal/build; a claim's calendar date is formatted like any other.
-export { formatNumber, useTimeZone, formatCalendarDate as formatDate };
-
-const dayKeys = new Map<string, Intl.DateTimeFormat>();
-
-/** `YYYY-MM-DD` of an instant in `zone`; null when it is not a date. */
-export function dayIn(value: string | Date, zone: string): string | null {
-  const d = value instanceof Date ? value : new Date(value);
-  if (Number.isNaN(d.getTime())) return null;
-  let format = dayKeys.get(zone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' });
-    dayKeys.set(zone, format);
-  }
-  return format.format(d);
-}
+// Dates and times are shown in the member's zone as the kit has it (the tenant's: config
+// general.timeZone, default Australia/Melbourne), whatever the device's zone is, in the kit's
+// named styles; a claim's calendar date is formatted like any other.
+export { dayIn, formatNumber, useTimeZone, formatCalendarDate as formatDate };
 
 /** Today's date (`YYYY-MM-DD`) in `zone`. */
 export const todayIn = (zone: string, now: Date = new Date()): string => dayIn(now, zone) ?? '';
@@ -31,18 +17,11 @@ export function daysBefore(date: string, days: number): string {
   return d.toISOString().slice(0, 10);
 }
 
-/** A day heading: "Monday, 2 November 2026" (in the page's language), in `zone`. */
-export function formatDay(iso: string, lang: string, zone: string): string {
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return iso;
-  return new Intl.DateTimeFormat(localeFor(lang), { timeZone: zone, dateStyle: 'full' }).format(d);
-}
+/** A day heading: "Monday 2 Nov 2026" (in the page's language), in `zone`. */
+export const formatDay = (iso: string, lang: string, zone: string): string => formatInstant(iso, lang, zone, 'weekdayDate') ?? iso;
 
-export function formatTime(iso: string, lang: string, zone: string): string {
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return '';
-  return new Intl.DateTimeFormat(localeFor(lang), { timeZone: zone, timeStyle: 'short' }).format(d);
-}
+/** An order's time under its day's heading: "1:30 am". */
+export const formatTime = (iso: string, lang: string, zone: string): string => formatInstant(iso, lang, zone, 'time') ?? '';
 
 export interface DayGroup<T> {
   /** `YYYY-MM-DD` in the zone. */

@@ -1,8 +1,6 @@
-import { localeFor } from '@portal/kit/format';
+import { formatDate } from '@portal/kit/dates';
 
-/** A date and time in the tenant's zone (config general.timeZone), in the page's language. */
+/** A date and time in the member's zone (the kit's), in the kit's `dateTime` style: "23 Nov 2026, 12:05 pm". */
 export function formatDateTime(iso: string, lang: string, zone: string): string {
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return iso;
-  return new Intl.DateTimeFormat(localeFor(lang), { timeZone: zone, dateStyle: 'medium', timeStyle: 'short' }).format(d);
+  return formatDate(iso, lang, zone, 'dateTime') ?? iso;
 }

@@ -43,7 +43,7 @@ describe('Rewards', () => {
     expect(screen.getByText('Counts the points you earned in the last 365 days')).toBeInTheDocument();
 
     const expiring = section('Expiring next');
-    expect(await within(expiring).findByText('1,200 points expire on 18 Dec')).toBeInTheDocument();
+    expect(await within(expiring).findByText(`1,200 points expire on 18 Dec ${THIS_YEAR}`)).toBeInTheDocument();
   });
 
   it('shows a spend tier in dollars, the top tier without a bar, and the lowest tier without a date', async () => {
@@ -133,8 +133,12 @@ describe('Rewards', () => {
     });
     await renderAt('/rewards');
     const expiring = section('Expiring next');
-    expect(await within(expiring).findByText('1 point expires on 18 Dec')).toBeInTheDocument();
+    expect(await within(expiring).findByText(`1 point expires on 18 Dec ${THIS_YEAR}`)).toBeInTheDocument();
     expect(within(expiring).getByText(`300 points expire on 5 Jan ${next}`)).toBeInTheDocument();
+    // One date style down the list: every date carries its year, this year's too.
+    within(expiring)
+      .getAllByRole('listitem')
+      .forEach((line) => expect(line).toHaveTextContent(/ on \d{1,2} [A-Z][a-z]{2,3} \d{4}$/));
   });
 
   it('says "None of your points expire soon" for an empty list', async () => {
@@ -331,7 +335,7 @@ describe('Rewards', () => {
     await screen.findByText('Showing 3 of 3 entries');
     await screen.findByText('1,951 points to Platinum');
     await screen.findByText('You need 2,951 more points');
-    await screen.findByText('1,200 points expire on 18 Dec');
+    await screen.findByText(`1,200 points expire on 18 Dec ${THIS_YEAR}`);
     const paths = [
       '/api/profile/balances',
       '/api/profile/points',

@@ -175,7 +175,7 @@ describe("the member's card on Home", () => {
     const card = await screen.findByRole('region', { name: 'Membership card' });
     expect(within(card).getByText('Last known balance')).toBeInTheDocument();
     expect(within(card).getByText('740 points')).toBeInTheDocument();
-    expect(within(card).getByText(/^as of Nov 20, 2026, 12:30/)).toBeInTheDocument();
+    expect(within(card).getByText(/^as of 20 Nov 2026, 12:30 pm$/)).toBeInTheDocument();
     expect(within(card).getByRole('img', { name: 'Barcode of membership number LC-1001' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Hide my membership card' })).toHaveAttribute('aria-expanded', 'true');
     stub.restore();

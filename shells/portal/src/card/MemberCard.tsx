@@ -10,6 +10,8 @@ import JsBarcode from 'jsbarcode';
 import { http, timeZone, useAuth, useConfig, useOnline, type Balances, type Profile } from '@portal/runtime';
 import { createMfeStrings } from '@portal/kit/mfe-strings';
 import { membershipNumber, readMemberRecord, rememberBalance, rememberMember } from '@portal/kit/member-record';
+import { formatNumber } from '@portal/kit/format';
+import { formatDate } from '@portal/kit/dates';
 import { CARD_NS, cardCatalogs } from './i18n/catalogs';
 
 const Strings = createMfeStrings(CARD_NS, cardCatalogs);
@@ -97,14 +99,12 @@ function Card({ profile }: { profile: Profile | null }) {
       {points !== undefined && (
         <p className="member-card__points">
           <span className="muted">{t(online ? 'balance' : 'lastBalance')}</span>{' '}
-          <strong>{t('points', { count: points, points: new Intl.NumberFormat(lang).format(points) })}</strong>
+          <strong>{t('points', { count: points, points: formatNumber(points, lang) })}</strong>
           {!online && record?.points_at && (
             <span className="muted">
               {' '}
               {t('asOf', {
-                date: new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short', timeZone: timeZone(config) }).format(
-                  record.points_at,
-                ),
+                date: formatDate(record.points_at, lang, timeZone(config), 'dateTime'),
               })}
             </span>
           )}

@@ -14,6 +14,7 @@ import {
   type LocalText,
 } from '@portal/runtime';
 import { findStore, storePath, storesNear } from '@portal/runtime/geolocation';
+import { formatDate, useTimeZone } from '@portal/kit/dates';
 import { ActivitySignIn, type ActivityFields } from './ActivitySignIn';
 
 /** The event a page is for: `/event/{m}`, or `?mode=event&m=`. */
@@ -128,6 +129,7 @@ export function EventPage({ path, search }: { path: string; search: string }) {
   const { t } = useTranslation('stores');
   const { language } = useLanguage();
   const { config, loaded } = useConfig();
+  const zone = useTimeZone();
   const { activity } = useStore(activityStore);
   const key = eventKey(path, search) ?? '';
   const [values, setValues] = useState<Values>({});
@@ -150,11 +152,7 @@ export function EventPage({ path, search }: { path: string; search: string }) {
   const title = localText(event.title, language) || key;
   const description = localText(event.description, language);
   const ended = !!event.endsAt && Date.parse(event.endsAt) <= Date.now();
-  const when = event.startsAt
-    ? new Intl.DateTimeFormat(language, { dateStyle: 'full', timeStyle: 'short', timeZone: config?.general.timeZone ?? undefined }).format(
-        new Date(event.startsAt),
-      )
-    : null;
+  const when = formatDate(event.startsAt, language, zone, 'weekdayDateTime');
   const done = activity?.kind === 'event' && activity.key === key ? activity : null;
   const fields = event.customFields ?? [];
 

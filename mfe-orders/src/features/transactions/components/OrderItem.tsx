@@ -6,6 +6,7 @@ import { Icon } from '../../../components/Icon';
 import { WishListError, listItemBodyOf } from '../api/wishlist';
 import { useAddToWishList } from '../hooks/use-add-to-wishlist';
 import { WriteButton } from '@portal/kit/offline';
+import { Signed } from '@portal/kit/signed';
 
 /** Marked as on the wish list; inside the native app, a way to open it there. */
 function OnWishList({ focusOnMount }: { focusOnMount: boolean }) {
@@ -63,7 +64,8 @@ export function OrderItem({ item, readOnly }: { item: TransactionItem; readOnly:
   return (
     <li className="order-item">
       <span className="order-item__name">
-        <BdiTrans k="orders.itemLine" values={{ name, quantity: item.quantity }} />
+        {/* A return's quantity keeps its sign before the digits on a right-to-left page: "−1". */}
+        <BdiTrans k="orders.itemLine" values={{ name, quantity: <Signed value={item.quantity} plus={false} /> }} />
       </span>
       <span className="amount">
         <Bdi>{formatCents(item.amount_cents)}</Bdi>

@@ -4,13 +4,12 @@ import { Bdi, Loading } from '@portal/runtime';
 import { Problem } from '../../../components/Problem';
 import { formatNumber } from '@portal/kit/format';
 import { formatCalendarDate } from '@portal/kit/dates';
+import { Signed } from '@portal/kit/signed';
 import { allActivity, useQffHistory } from '../hooks/use-account';
 import type { QffActivity } from '../api/types';
 
 export const FIRST_SHOWN = 5;
 
-/** Points with their sign in text: "+500", "−300" (a real minus sign), "0". */
-const formatSigned = (n: number, lang: string) => `${n > 0 ? '+' : n < 0 ? '\u2212' : ''}${formatNumber(Math.abs(n), lang)}`;
 const CATEGORIES = ['partner', 'flight', 'other'];
 
 function Entry({ entry }: { entry: QffActivity }) {
@@ -24,7 +23,7 @@ function Entry({ entry }: { entry: QffActivity }) {
         <Bdi>{entry.description}</Bdi>
       </span>
       <span className={`amount ledger__points ledger__points--${direction}`}>
-        <Bdi>{formatSigned(entry.points, lang)}</Bdi>
+        <Signed value={entry.points} />
         <span className="visually-hidden"> {t('airline.unit', { count: Math.abs(entry.points) })}</span>
       </span>
       <span className="muted ledger__meta">
