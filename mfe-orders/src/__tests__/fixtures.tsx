@@ -1,9 +1,9 @@
 // Shared by this MFE's tests: the contract's bodies, the tenant config and a signed-in member.
-import { type Claim, type PortalConfig, type Transaction, type TransactionList } from '@portal/runtime';
+import { ORDERS_CACHE_KEY, type Claim, type PortalConfig, type Transaction, type TransactionList } from '@portal/runtime';
 import { stubFetch, type FetchStub, type StubResponse, type StubRoute } from '@portal/kit/fetch-stub';
 import { errorAnswer, renderRoot, resetScreens, signIn, toasts } from '@portal/kit/screen-testing';
 import { Root } from '../Root';
-import { queryClient } from '../providers';
+import { offlineCache, queryClient } from '../providers';
 
 export const CONFIG = {
   general: { tenant: 'demo', timeZone: 'Australia/Melbourne' },
@@ -126,7 +126,12 @@ export const refused = (errors: Record<string, string>, status = 422, message = 
 
 export { signIn };
 
-export const resetAll = () => resetScreens(queryClient, CONFIG);
+/** Before each test: no offline cache of an earlier test (kept in localStorage), then resetScreens. */
+export function resetAll() {
+  localStorage.removeItem(ORDERS_CACHE_KEY);
+  offlineCache.resetRestored();
+  resetScreens(queryClient, CONFIG);
+}
 
 /** Renders this MFE at `path`. */
 export const renderAt = (path: string) => renderRoot(Root, path);

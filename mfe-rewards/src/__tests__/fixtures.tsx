@@ -1,9 +1,17 @@
 // Shared by this MFE's tests: the contract's bodies (issue 9), the tenant config and a signed-in member.
-import { type Benefit, type CatalogueItem, type PointsEntry, type PointsPage, type PortalConfig, type Reward } from '@portal/runtime';
+import {
+  REWARDS_CACHE_KEY,
+  type Benefit,
+  type CatalogueItem,
+  type PointsEntry,
+  type PointsPage,
+  type PortalConfig,
+  type Reward,
+} from '@portal/runtime';
 import { stubFetch, type FetchStub, type StubRoute } from '@portal/kit/fetch-stub';
 import { errorAnswer, renderRoot, resetScreens, signIn, toasts } from '@portal/kit/screen-testing';
 import { Root } from '../Root';
-import { queryClient } from '../providers';
+import { offlineCache, queryClient } from '../providers';
 
 export const CONFIG = {
   general: { tenant: 'demo', timeZone: 'Australia/Melbourne' },
@@ -167,7 +175,12 @@ export const failure = errorAnswer;
 
 export { signIn };
 
-export const resetAll = () => resetScreens(queryClient, CONFIG);
+/** Before each test: no offline cache of an earlier test (kept in localStorage), then resetScreens. */
+export function resetAll() {
+  localStorage.removeItem(REWARDS_CACHE_KEY);
+  offlineCache.resetRestored();
+  resetScreens(queryClient, CONFIG);
+}
 
 /** Renders this MFE at `path`. */
 export const renderAt = (path: string) => renderRoot(Root, path);

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { RemoteParcel } from '@portal/runtime';
+import { OfflineNote } from '@portal/kit/offline-data';
 import { Catalogue } from '../features/catalogue/components/Catalogue';
 import { MyRewards } from '../features/rewards/components/MyRewards';
 import { PointsHistory } from '../features/points/components/PointsHistory';
@@ -16,12 +17,14 @@ const QFF_PROPS = { view: 'full' };
  */
 export function Rewards() {
   const { t } = useTranslation();
-  const balance = useBalances().data?.data.points;
+  const balances = useBalances();
+  const balance = balances.data?.data.points;
   return (
     <section className="page rewards-page" aria-labelledby="rewards-title">
       <h1 id="rewards-title" className="page-title">
         {t('rewards.title')}
       </h1>
+      <OfflineNote updatedAt={balances.dataUpdatedAt} />
       <PointsSummary />
       <MyRewards />
       <Catalogue balance={balance} />

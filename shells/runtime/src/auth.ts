@@ -12,7 +12,9 @@ import {
   IMPERSONATION_KEY,
   LOYALTY_MEMBER_KEY,
   MODE_KEY,
+  ORDERS_CACHE_KEY,
   PROFILE_CACHE_KEY,
+  REWARDS_CACHE_KEY,
   STAFF_SESSION_KEY,
   clearSessionKeys,
   readKey,
@@ -423,7 +425,16 @@ export async function stopImpersonation(): Promise<boolean> {
   authStore.set({ loading: true });
   if (token) await http('/api/auth/logout', { method: 'POST', token, quiet: true }).catch(() => undefined);
   const staffToken = readKey(STAFF_SESSION_KEY, 'session');
-  for (const key of [IMPERSONATION_KEY, PROFILE_CACHE_KEY, LOYALTY_MEMBER_KEY, CARD_DISPLAY_KEY, MODE_KEY]) removeKey(key);
+  for (const key of [
+    IMPERSONATION_KEY,
+    PROFILE_CACHE_KEY,
+    REWARDS_CACHE_KEY,
+    ORDERS_CACHE_KEY,
+    LOYALTY_MEMBER_KEY,
+    CARD_DISPLAY_KEY,
+    MODE_KEY,
+  ])
+    removeKey(key);
   removeKey(STAFF_SESSION_KEY, 'session');
   emit('impersonation-end');
   if (staffToken && setSession(staffToken, { impersonatedProfile: null })) return true;

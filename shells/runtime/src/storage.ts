@@ -4,6 +4,9 @@
 export const AUTH_KEY = 'portal.auth';
 /** localStorage: cached profile data (the profile/query cache). */
 export const PROFILE_CACHE_KEY = 'portal.profileCache';
+/** localStorage: Rewards' and My Orders' last known data (their query caches), for offline. */
+export const REWARDS_CACHE_KEY = 'portal.rewardsCache';
+export const ORDERS_CACHE_KEY = 'portal.ordersCache';
 /** localStorage: loyalty member details. */
 export const LOYALTY_MEMBER_KEY = 'portal.loyaltyMember';
 /** localStorage: whether the member card is shown. */
@@ -19,6 +22,8 @@ export const STAFF_SESSION_KEY = 'portal.staffSession';
 export const SESSION_STORAGE_KEYS = [
   AUTH_KEY,
   PROFILE_CACHE_KEY,
+  REWARDS_CACHE_KEY,
+  ORDERS_CACHE_KEY,
   LOYALTY_MEMBER_KEY,
   CARD_DISPLAY_KEY,
   MODE_KEY,

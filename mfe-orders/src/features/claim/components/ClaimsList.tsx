@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import { Bdi, ErrorState, Loading, type Claim } from '@portal/runtime';
+import { Bdi, type Claim } from '@portal/runtime';
+import { NoData } from '@portal/kit/offline-data';
 import { formatCents } from '@portal/runtime/currency';
 import { Icon, type IconName } from '../../../components/Icon';
 import { formatDate, formatNumber } from '../../../lib/dates';
@@ -74,10 +75,8 @@ export function ClaimsList() {
   return (
     <section className="card" aria-labelledby="claims-title">
       <h2 id="claims-title">{t('claims.title')}</h2>
-      {query.isPending ? (
-        <Loading />
-      ) : query.isError ? (
-        <ErrorState error={query.error} onRetry={() => void query.refetch()} />
+      {!query.data ? (
+        <NoData query={query} />
       ) : query.data.data.length === 0 ? (
         <p className="muted">{t('claims.empty')}</p>
       ) : (

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ErrorState, Link, Loading, TAB_CLICK_EVENTS, track, useAuth } from '@portal/runtime';
+import { Link, TAB_CLICK_EVENTS, track, useAuth, useOnline } from '@portal/runtime';
+import { NoData, OfflineNote } from '@portal/kit/offline-data';
 import { formatDay, groupByDay, useTimeZone } from '../../../lib/dates';
 import { allTransactions, useTransactions } from '../hooks/use-transactions';
 import { AppLinks } from './AppLinks';
@@ -24,6 +25,7 @@ export function MyOrders() {
   const { impersonating } = useAuth();
   const zone = useTimeZone();
   const query = useTransactions();
+  const online = useOnline();
   const orders = allTransactions(query.data);
   const groups = groupByDay(orders, (tx) => tx.transacted_at, zone);
   const total = query.data?.pages[query.data.pages.length - 1]?.meta?.total ?? orders.length;
@@ -47,9 +49,8 @@ export function MyOrders() {
   };
 
   let body;
-  if (query.isPending) body = <Loading />;
-  // Spec 8: a failed load is an error flag without a message: a friendly retry.
-  else if (query.isError && orders.length === 0) body = <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
+  // Spec 8: a failed load is an error flag without a message: a friendly retry (offline: a note, not an error).
+  if (orders.length === 0 && (query.isPending || query.isError)) body = <NoData query={query} />;
   else if (orders.length === 0) body = <p className="card">{t('orders.empty')}</p>;
   else
     body = (
@@ -77,9 +78,23 @@ export function MyOrders() {
             </p>
           )}
           {query.hasNextPage && (
-            <button type="button" className="btn btn-secondary" onClick={loadMore} aria-busy={query.isFetchingNextPage || undefined}>
-              {query.isFetchingNextPage ? t('orders.loadingMore') : t('orders.loadMore')}
-            </button>
+            <>
+              <button
+                type="button"
+                className="btn btn-secondary"
+                onClick={loadMore}
+                disabled={!online}
+                aria-describedby={online ? undefined : 'orders-more-offline'}
+                aria-busy={query.isFetchingNextPage || undefined}
+              >
+                {query.isFetchingNextPage ? t('orders.loadingMore') : t('orders.loadMore')}
+              </button>
+              {!online && (
+                <span id="orders-more-offline" className="offline-reason">
+                  {t('offlineData.moreOffline')}
+                </span>
+              )}
+            </>
           )}
         </div>
       </div>
@@ -90,6 +105,7 @@ export function MyOrders() {
       <h1 id="orders-title" className="page-title">
         {t('orders.title')}
       </h1>
+      <OfflineNote updatedAt={query.dataUpdatedAt} />
       <AppLinks />
       {body}
       <ClaimLink />

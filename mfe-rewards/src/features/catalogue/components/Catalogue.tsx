@@ -1,6 +1,7 @@
 import { useRef, useState, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Bdi, ErrorState, Link, Loading, TAB_CLICK_EVENTS, track, useAuth, type CatalogueItem } from '@portal/runtime';
+import { Bdi, Link, TAB_CLICK_EVENTS, track, useAuth, type CatalogueItem } from '@portal/runtime';
+import { NoData } from '@portal/kit/offline-data';
 import { formatNumber } from '../../../lib/format';
 import { useCatalogue } from '../hooks/use-catalogue';
 import { RedeemDialog } from './RedeemDialog';
@@ -75,8 +76,7 @@ export function Catalogue({ balance }: { balance: number | undefined }) {
   const [chosen, setChosen] = useState<CatalogueItem | null>(null);
   const opener = useRef<HTMLElement | null>(null);
   let body;
-  if (query.isPending) body = <Loading />;
-  else if (query.isError) body = <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
+  if (!query.data) body = <NoData query={query} />;
   else if (query.data.data.length === 0) body = <p className="muted">{t('catalogue.empty')}</p>;
   else {
     const items = query.data.data;

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Bdi, ErrorState, Loading, useAuth, useSearch, type Benefit, nativeActionAvailable, postNativeAction } from '@portal/runtime';
+import { Bdi, useAuth, useSearch, type Benefit, nativeActionAvailable, postNativeAction } from '@portal/runtime';
+import { NoData, OfflineNote } from '@portal/kit/offline-data';
 import { NativeActionButton } from '@portal/kit/native-button';
 import { Icon } from '../../../components/Icon';
 import { formatDate, refusalMessage, useTimeZone } from '../../../lib/format';
@@ -187,8 +188,7 @@ export function Offers() {
   }, [wanted, offers]);
 
   let body;
-  if (query.isPending) body = <Loading />;
-  else if (query.isError) body = <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
+  if (!query.data) body = <NoData query={query} />;
   else if (query.data.data.length === 0) body = <p className="card">{t('offers.empty')}</p>;
   else
     body = (
@@ -205,6 +205,7 @@ export function Offers() {
       <h1 id="offers-title" className="page-title">
         {t('offers.title')}
       </h1>
+      <OfflineNote updatedAt={query.dataUpdatedAt} />
       {missing && <p className="card notice">{t('offers.missing')}</p>}
       {impersonating && offers?.some((o) => o.is_claimable && !o.activated) && <p className="card notice">{t('offers.readOnly')}</p>}
       {body}

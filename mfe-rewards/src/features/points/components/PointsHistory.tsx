@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Bdi, ErrorState, Loading, type PointsEntry } from '@portal/runtime';
-import { Signed } from '@portal/kit/signed';
-import { formatDate, formatNumber, useTimeZone } from '../../../lib/format';
+import { Bdi, useOnline, type PointsEntry } from '@portal/runtime';
+import { NoData } from '@portal/kit/offline-data';
+import { formatDate, formatNumber, formatSigned, useTimeZone } from '../../../lib/format';
 import { allEntries, usePointsHistory } from '../hooks/use-points';
 
 /** The contract's ledger sources; anything else gets a plain "Points" label. */
@@ -34,7 +34,7 @@ function Entry({ entry, zone }: { entry: PointsEntry; zone: string }) {
         )}
       </span>
       <span className={`amount ledger__points ledger__points--${direction}`}>
-        <Signed value={entry.points} />
+        <Bdi>{formatSigned(entry.points, lang)}</Bdi>
         <span className="visually-hidden"> {t('history.unit', { count: Math.abs(entry.points) })}</span>
       </span>
       <span className="muted ledger__meta">
@@ -51,6 +51,7 @@ export function PointsHistory() {
   const lang = i18n.language;
   const zone = useTimeZone();
   const query = usePointsHistory();
+  const online = useOnline();
   const entries = allEntries(query.data);
   const pages = query.data?.pages ?? [];
   const total = Math.max(pages[pages.length - 1]?.meta?.total ?? 0, entries.length);
@@ -73,8 +74,7 @@ export function PointsHistory() {
   };
 
   let body;
-  if (query.isPending) body = <Loading />;
-  else if (query.isError && entries.length === 0) body = <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
+  if (entries.length === 0 && (query.isPending || query.isError)) body = <NoData query={query} />;
   else if (entries.length === 0) body = <p className="muted">{t('history.empty')}</p>;
   else
     body = (
@@ -94,9 +94,23 @@ export function PointsHistory() {
             </p>
           )}
           {query.hasNextPage && (
-            <button type="button" className="btn btn-secondary" onClick={loadMore} aria-busy={query.isFetchingNextPage || undefined}>
-              {query.isFetchingNextPage ? t('history.loadingMore') : t('history.loadMore')}
-            </button>
+            <>
+              <button
+                type="button"
+                className="btn btn-secondary"
+                onClick={loadMore}
+                disabled={!online}
+                aria-describedby={online ? undefined : 'history-more-offline'}
+                aria-busy={query.isFetchingNextPage || undefined}
+              >
+                {query.isFetchingNextPage ? t('history.loadingMore') : t('history.loadMore')}
+              </button>
+              {!online && (
+                <span id="history-more-offline" className="offline-reason">
+                  {t('offlineData.moreOffline')}
+                </span>
+              )}
+            </>
           )}
         </div>
       </>

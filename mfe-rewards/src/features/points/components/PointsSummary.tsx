@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import { BdiTrans, ErrorState, Loading, isHttpError, type TierProgress } from '@portal/runtime';
+import { BdiTrans, isHttpError, type TierProgress } from '@portal/runtime';
+import { NoData } from '@portal/kit/offline-data';
 import { formatCents } from '@portal/runtime/currency';
 import { Icon } from '../../../components/Icon';
 import { formatDate, formatDay, formatNumber, useTimeZone } from '../../../lib/format';
@@ -8,8 +9,7 @@ import { useBalances, useExpiring, useTierProgress } from '../hooks/use-points';
 function Balance() {
   const { t, i18n } = useTranslation();
   const query = useBalances();
-  if (query.isPending) return <Loading />;
-  if (query.isError) return <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
+  if (!query.data) return <NoData query={query} />;
   const points = query.data.data.points;
   return (
     <div className="balance">
@@ -30,12 +30,8 @@ function Tier() {
   const { t, i18n } = useTranslation();
   const zone = useTimeZone();
   const query = useTierProgress();
-  if (query.isPending) return <Loading />;
   // A tenant without tiers (404) has no tier to show; other failures can be retried.
-  if (query.isError)
-    return isHttpError(query.error) && query.error.status === 404 ? null : (
-      <ErrorState error={query.error} onRetry={() => void query.refetch()} />
-    );
+  if (!query.data) return query.isError && isHttpError(query.error) && query.error.status === 404 ? null : <NoData query={query} />;
   const progress = query.data.data;
   if (!progress?.current) return null;
   const lang = i18n.language;
@@ -83,10 +79,10 @@ function Tier() {
 
 function Expiring() {
   const { t, i18n } = useTranslation();
+  const zone = useTimeZone();
   const query = useExpiring();
   let body;
-  if (query.isPending) body = <Loading />;
-  else if (query.isError) body = <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
+  if (!query.data) body = <NoData query={query} />;
   else if (query.data.data.length === 0) body = <p className="muted expiring__none">{t('expiring.none')}</p>;
   else
     body = (
@@ -98,7 +94,7 @@ function Expiring() {
               {t('expiring.line', {
                 count: e.points,
                 points: formatNumber(e.points, i18n.language),
-                date: formatDay(e.date, i18n.language),
+                date: formatDay(e.date, i18n.language, zone),
               })}
             </span>
           </li>

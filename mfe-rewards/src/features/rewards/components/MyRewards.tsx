@@ -1,5 +1,7 @@
 import { useTranslation } from 'react-i18next';
-import { Bdi, ErrorState, Link, Loading, type Reward } from '@portal/runtime';
+import { Bdi, Link, type Reward } from '@portal/runtime';
+import { NoData } from '@portal/kit/offline-data';
+import { asOfNow } from '../../../lib/vouchers';
 import { formatDate, useTimeZone } from '../../../lib/format';
 import { useRewards } from '../hooks/use-rewards';
 import { RewardStatus } from './RewardStatus';
@@ -31,10 +33,11 @@ export function MyRewards() {
   const zone = useTimeZone();
   const query = useRewards();
   let body;
-  if (query.isPending) body = <Loading />;
-  else if (query.isError) body = <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
+  if (!query.data) body = <NoData query={query} />;
   else {
-    const rewards = query.data.data;
+    // A list kept for offline may be days old: a voucher past its expiry is shown expired.
+    const now = Date.now();
+    const rewards = query.data.data.map((r) => asOfNow(r, now));
     const available = rewards.filter((r) => r.status !== 'used' && r.status !== 'expired');
     const past = rewards.filter((r) => r.status === 'used' || r.status === 'expired');
     body = (

@@ -1,22 +1,14 @@
 import { useTranslation } from 'react-i18next';
-import {
-  Bdi,
-  ErrorState,
-  Link,
-  Loading,
-  addToast,
-  isHttpError,
-  matchPath,
-  usePathname,
-  type Reward,
-  nativeActionAvailable,
-} from '@portal/runtime';
+import { useQueryClient } from '@tanstack/react-query';
+import { Bdi, Link, addToast, isHttpError, matchPath, usePathname, type Reward, nativeActionAvailable, useAuth } from '@portal/runtime';
+import { NoData, OfflineNote } from '@portal/kit/offline-data';
 import { NativeActionButton } from '@portal/kit/native-button';
 import { Icon } from '../../../components/Icon';
 import { formatDate, useTimeZone } from '../../../lib/format';
 import { rewardIdOf } from '../api/rewards';
 import { useReward } from '../hooks/use-rewards';
 import { RewardStatus } from './RewardStatus';
+import { asOfNow } from '../../../lib/vouchers';
 import { VoucherQr } from './VoucherQr';
 
 function BackLink() {
@@ -130,24 +122,31 @@ function Voucher({ reward }: { reward: Reward }) {
   );
 }
 
-/** /rewards/item/{numeric id}: one reward, its voucher code as a QR code and as text, its terms. */
+/**
+ * /rewards/item/{numeric id}: one reward, its voucher code as a QR code and as text, its terms.
+ * Offline, from what this device last read (its own page, else the rewards list), with when that
+ * was; a voucher whose expiry has passed meanwhile shows as expired, without its QR code.
+ */
 export function RewardDetail() {
   const { t, i18n } = useTranslation();
   const zone = useTimeZone();
+  const client = useQueryClient();
+  const { profile_id } = useAuth();
   const id = rewardIdOf(matchPath('/rewards/item/:id', usePathname())?.id);
   const query = useReward(id);
   if (id === null) return <NotFound />;
-  if (query.isError) {
-    if (isHttpError(query.error) && query.error.status === 404) return <NotFound />;
+  if (query.isError && isHttpError(query.error) && query.error.status === 404) return <NotFound />;
+  if (!query.data)
     return (
       <section className="page">
         <BackLink />
-        <ErrorState error={query.error} onRetry={() => void query.refetch()} />
+        <OfflineNote updatedAt={undefined} />
+        <NoData query={query} />
       </section>
     );
-  }
-  if (!query.data) return <Loading />;
-  const reward = query.data.data;
+  const reward = asOfNow(query.data.data);
+  // Drawn from the list (its own answer not there yet, or not kept): the list's time.
+  const updatedAt = query.isPlaceholderData ? client.getQueryState(['rewards', profile_id])?.dataUpdatedAt : query.dataUpdatedAt;
   const lang = i18n.language;
   const issued = formatDate(reward.issued_at, lang, zone);
   const expires = formatDate(reward.expires_at, lang, zone);
@@ -155,6 +154,7 @@ export function RewardDetail() {
   return (
     <section className="page reward-detail" aria-labelledby="reward-title">
       <BackLink />
+      <OfflineNote updatedAt={updatedAt} />
       <h1 id="reward-title" className="page-title">
         <Bdi>{reward.name}</Bdi>
       </h1>
