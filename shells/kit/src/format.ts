@@ -43,9 +43,8 @@ const BIDI_MARK = /^[\u200e\u200f\u061c]+$/;
 
 /**
  * A signed quantity in the page's language: "+500", "−250" (a real minus sign, read as "minus"),
- * "0"; with `plus: false` only a negative shows its sign ("2", "−1"). Show it left-to-right and
- * isolated (`<Signed>` from ./signed, or `isolateLtr` inside a sentence) so that a right-to-left
- * page keeps the sign before the digits.
+ * "0"; with `plus: false` only a negative shows its sign ("2", "−1"). Show it with `<Signed>` (./signed):
+ * isolated left-to-right, so that a right-to-left page keeps the sign before the digits.
  */
 export function formatSigned(n: number, lang: string, { plus = true }: { plus?: boolean } = {}): string {
   const format = cachedFormat(
@@ -58,6 +57,3 @@ export function formatSigned(n: number, lang: string, { plus = true }: { plus?: 
     .map((part) => (part.type === 'minusSign' ? '\u2212' : part.value))
     .join('');
 }
-
-/** `text` isolated left-to-right (U+2066 … U+2069), for a signed number inside a plain string (a label, a toast). */
-export const isolateLtr = (text: string): string => `\u2066${text}\u2069`;
