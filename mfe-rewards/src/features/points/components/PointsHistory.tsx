@@ -2,7 +2,8 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Bdi, useOnline, type PointsEntry } from '@portal/runtime';
 import { NoData } from '@portal/kit/offline-data';
-import { formatDate, formatNumber, formatSigned, useTimeZone } from '../../../lib/format';
+import { Signed } from '@portal/kit/signed';
+import { formatDate, formatNumber, useTimeZone } from '../../../lib/format';
 import { allEntries, usePointsHistory } from '../hooks/use-points';
 
 /** The contract's ledger sources; anything else gets a plain "Points" label. */
@@ -34,7 +35,7 @@ function Entry({ entry, zone }: { entry: PointsEntry; zone: string }) {
         )}
       </span>
       <span className={`amount ledger__points ledger__points--${direction}`}>
-        <Bdi>{formatSigned(entry.points, lang)}</Bdi>
+        <Signed value={entry.points} />
         <span className="visually-hidden"> {t('history.unit', { count: Math.abs(entry.points) })}</span>
       </span>
       <span className="muted ledger__meta">

@@ -79,7 +79,6 @@ function Tier() {
 
 function Expiring() {
   const { t, i18n } = useTranslation();
-  const zone = useTimeZone();
   const query = useExpiring();
   let body;
   if (!query.data) body = <NoData query={query} />;
@@ -94,7 +93,7 @@ function Expiring() {
               {t('expiring.line', {
                 count: e.points,
                 points: formatNumber(e.points, i18n.language),
-                date: formatDay(e.date, i18n.language, zone),
+                date: formatDay(e.date, i18n.language),
               })}
             </span>
           </li>
