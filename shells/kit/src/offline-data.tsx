@@ -18,8 +18,7 @@ import { onlineManager, type Query, type QueryClient } from '@tanstack/react-que
 import { createAsyncStoragePersister } from '@tanstack/query-async-storage-persister';
 import { PersistQueryClientProvider, type PersistQueryClientOptions } from '@tanstack/react-query-persist-client';
 import { ErrorState, Loading, authStore, networkStore, onSessionChange, useAuth, useOnline } from '@portal/runtime';
-import { useTimeZone } from './dates';
-import { cachedFormat, localeFor } from './format';
+import { formatDate, useTimeZone } from './dates';
 
 /** Kept for 30 days after it was saved: older is dropped, not shown. */
 export const OFFLINE_MAX_AGE_MS = 30 * 24 * 60 * 60 * 1000;
@@ -132,12 +131,9 @@ export function createOfflineCache(client: QueryClient, options: OfflineCacheOpt
   return { OfflineCache, persistOptions, resetRestored: () => restored.clear() };
 }
 
-/** "26 Nov 2026, 7:17 am" in the page's language and the tenant's zone. */
+/** "26 Nov 2026, 7:17 am": the kit's `dateTime` style, in the page's language and the tenant's zone. */
 export function formatUpdated(at: number, lang: string, zone: string): string {
-  return cachedFormat(
-    `u:${lang}:${zone}`,
-    () => new Intl.DateTimeFormat(localeFor(lang), { timeZone: zone, dateStyle: 'medium', timeStyle: 'short' }),
-  ).format(new Date(at));
+  return formatDate(at, lang, zone, 'dateTime') ?? '';
 }
 
 /** Offline, above data kept on the device: that it is the last known, and when it was read. Online: nothing. */
