@@ -20,6 +20,7 @@ use tonic::service::Routes;
 use tracing::Instrument;
 use tracing_opentelemetry::OpenTelemetrySpanExt;
 
+pub mod balance;
 mod startup;
 pub use startup::{run_process, run_standalone, shutdown_signal, Running};
 
@@ -96,10 +97,19 @@ where
 /// (`grpc-timeout`), which the called service sees and passes on to the services it calls.
 pub const CALL_DEADLINE: Duration = Duration::from_secs(10);
 
-/// A lazily connecting channel to a service URL (`http://host:port` or `unix:/path`). It
-/// reconnects on its own when the service comes back; no call on it waits longer than
-/// [`CALL_DEADLINE`].
+/// A lazily connecting channel to a service URL: `http://host:port`, `unix:/path`, `inproc:name`
+/// (one endpoint), or balanced over replicas: `dns:///name:port` (every address of the name,
+/// followed as it changes) or `http://a:1,http://b:2` (see [`balance`]). It reconnects on its
+/// own when the service comes back; no call on it waits longer than [`CALL_DEADLINE`].
 pub fn channel(url: &str) -> anyhow::Result<Channel> {
+    if let Some(target) = balance::Target::parse(url)? {
+        return Ok(Channel { inner: Inner::Balanced(balance::Balanced::new(target, one_endpoint)?) });
+    }
+    Ok(Channel { inner: Inner::One(one_endpoint(url)?) })
+}
+
+/// tonic's channel to one endpoint: one HTTP/2 connection.
+fn one_endpoint(url: &str) -> anyhow::Result<tonic::transport::Channel> {
     if let Some(name) = url.strip_prefix(IN_PROCESS) {
         let name = name.to_string();
         let inner = tonic::transport::Endpoint::from_static("http://localhost").timeout(CALL_DEADLINE).connect_with_connector_lazy(
@@ -108,7 +118,7 @@ pub fn channel(url: &str) -> anyhow::Result<Channel> {
                 async move { Ok::<_, std::io::Error>(hyper_util::rt::TokioIo::new(pipe?)) }
             }),
         );
-        return Ok(Channel { inner });
+        return Ok(inner);
     }
     let inner = match url.strip_prefix("unix:") {
         Some(path) => {
@@ -129,7 +139,7 @@ pub fn channel(url: &str) -> anyhow::Result<Channel> {
             .timeout(CALL_DEADLINE)
             .connect_lazy(),
     };
-    Ok(Channel { inner })
+    Ok(inner)
 }
 
 /// The URL scheme of a service in the same process: `inproc:<name>`.
@@ -308,7 +318,23 @@ where
 /// deadline and trace context of the call being answered passed on to each call made on it.
 #[derive(Clone, Debug)]
 pub struct Channel {
-    inner: tonic::transport::Channel,
+    inner: Inner,
+}
+
+#[derive(Clone, Debug)]
+enum Inner {
+    One(tonic::transport::Channel),
+    Balanced(balance::Balanced),
+}
+
+impl Channel {
+    /// The endpoints of a balanced channel (URL, calls in flight, ejected); empty for one.
+    pub fn endpoints(&self) -> Vec<(String, usize, bool)> {
+        match &self.inner {
+            Inner::One(_) => vec![],
+            Inner::Balanced(b) => b.endpoints(),
+        }
+    }
 }
 
 impl tower::Service<http::Request<tonic::body::Body>> for Channel {
@@ -317,7 +343,11 @@ impl tower::Service<http::Request<tonic::body::Body>> for Channel {
     type Future = BoxFuture<'static, Result<Self::Response, Self::Error>>;
 
     fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
-        self.inner.poll_ready(cx)
+        match &mut self.inner {
+            Inner::One(c) => c.poll_ready(cx),
+            // Each endpoint's own channel is made ready when a call is sent on it.
+            Inner::Balanced(_) => Poll::Ready(Ok(())),
+        }
     }
 
     fn call(&mut self, mut req: http::Request<tonic::body::Body>) -> Self::Future {
@@ -339,9 +369,12 @@ impl tower::Service<http::Request<tonic::body::Body>> for Channel {
         if crate::telemetry::traces_enabled() {
             inject_context(req.headers_mut());
         }
-        let fut = self.inner.call(req);
+        let fut: Self::Future = match &mut self.inner {
+            Inner::One(c) => Box::pin(c.call(req)),
+            Inner::Balanced(b) => b.call(req),
+        };
         match rpc {
-            None => Box::pin(fut),
+            None => fut,
             Some(rpc) => Box::pin(async move {
                 let res = fut.await;
                 let code = match &res {
