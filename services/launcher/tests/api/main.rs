@@ -27,6 +27,7 @@ macro_rules! both {
 }
 pub(crate) use both;
 
+mod activity_types;
 mod auth;
 mod bounded_errors;
 mod claims;
