@@ -34,5 +34,34 @@ for f in deploy/docker/*.Dockerfile; do
   if [ ${#missing[@]} -eq 0 ]; then ok "$f copies only files that exist"; else bad "$f copies missing ${missing[*]}"; fi
 done
 
+# Prometheus rules (deploy/observability, docs/alerts.md): the SLO files are what slo.py writes,
+# every alert has a severity, a summary, a description, a runbook heading and a test that fires
+# it; promtool checks and unit-tests them (Debian's `prometheus` package); the production overlay
+# ships every rule file, unchanged, in the ConfigMap portal-prometheus-rules.
+if python3 deploy/observability/slo.py check; then ok "deploy/observability: SLO rules current, every alert documented and tested"; else bad "deploy/observability/slo.py check"; fi
+if command -v promtool >/dev/null; then
+  if promtool check rules deploy/observability/rules/*.yaml > "$out/promtool-check.log" 2>&1; then
+    ok "promtool check rules: $(grep -o '[0-9]* rules found' "$out/promtool-check.log" | awk '{n += $1} END {print n}') rules"
+  else cat "$out/promtool-check.log"; bad "promtool check rules deploy/observability/rules/*.yaml"; fi
+  if promtool test rules deploy/observability/tests/*.yaml > "$out/promtool-test.log" 2>&1; then
+    ok "promtool test rules: $(cat deploy/observability/tests/*.yaml | grep -c '^ *- name:') cases pass"
+  else cat "$out/promtool-test.log"; bad "promtool test rules deploy/observability/tests/*.yaml"; fi
+else
+  bad "promtool is not installed (apt-get install -y prometheus): the alert rules are not checked"
+fi
+if python3 - "$out/production.yaml" <<'EOF'
+import pathlib, sys, yaml
+docs = [d for d in yaml.safe_load_all(open(sys.argv[1])) if d]
+cm = [d for d in docs if d["kind"] == "ConfigMap" and d["metadata"]["name"] == "portal-prometheus-rules"]
+files = {p.name: p.read_text() for p in pathlib.Path("deploy/observability/rules").glob("*.yaml")}
+if not cm:
+    sys.exit("the production overlay has no ConfigMap portal-prometheus-rules")
+if cm[0].get("data") != files:
+    sys.exit(f"portal-prometheus-rules holds {sorted(cm[0].get('data', {}))}, not rules/ as it is: {sorted(files)}")
+cfg = yaml.safe_load(open("deploy/observability/prometheus.yml"))
+assert cfg["rule_files"] and cfg["scrape_configs"], "deploy/observability/prometheus.yml: no rules or scrape job"
+EOF
+then ok "production ships every rule file in ConfigMap portal-prometheus-rules"; else bad "production overlay: the rules ConfigMap"; fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
