@@ -6,6 +6,7 @@ mod claims;
 mod demo;
 mod error;
 mod loyalty;
+pub mod member_number;
 mod privacy;
 mod rules;
 mod store;
@@ -42,6 +43,8 @@ pub async fn build(settings: &Settings) -> anyhow::Result<GrpcApp> {
     if settings.demo_data {
         demo::seed(&db, &settings.tenant).await?;
     }
+    // Profiles from before member numbers, and the demo members, get theirs.
+    store::member_numbers::backfill(&db, &settings.tenant).await?;
     let cache = ProfileCache::new(Kv::connect(settings).await?.scoped("profile"));
     let refdata = RefdataServiceClient::new(portal_common::grpc::channel(&settings.service_url("refdata")?)?);
     let connections = ConnectionsServiceClient::new(portal_common::grpc::channel(&settings.service_url("connections")?)?);

@@ -5,6 +5,7 @@ pub mod cards;
 pub mod claims;
 pub mod demo;
 pub mod ledger;
+pub mod member_numbers;
 pub mod offers;
 pub mod privacy;
 pub mod profiles;

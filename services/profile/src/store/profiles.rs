@@ -10,7 +10,7 @@ use std::collections::HashMap;
 
 pub async fn profile(db: &Db, id: &str) -> Result<pb::Profile> {
     let row = sqlx::query(
-        "SELECT id, email, first_name, last_name, region_handle, tier_handle, phone, birth_date,
+        "SELECT id, email, first_name, last_name, region_handle, tier_handle, phone, birth_date, member_number,
                 address_line1, address_line2, city, state, postcode, country FROM profiles WHERE id = $1",
     )
     .bind(id)
@@ -59,6 +59,7 @@ pub async fn profile(db: &Db, id: &str) -> Result<pb::Profile> {
             postcode: row.get("postcode"),
             country: row.get("country"),
         }),
+        member_number: row.get::<Option<String>, _>("member_number").unwrap_or_default(),
     })
 }
 
@@ -300,15 +301,17 @@ pub async fn find_by_email(db: &Db, tenant: &str, email: &str) -> Result<pb::Fin
     })
 }
 
-/// A new member profile; the unique index on (tenant, email) decides a race between two
-/// registrations of one address.
+/// A new member profile with its member number, issued in the same transaction; the unique index
+/// on (tenant, email) decides a race between two registrations of one address.
 pub async fn create(db: &Db, tenant: &str, email: &str, first: &str, last: &str, phone: &str, birth: &str) -> Result<String> {
     let id = portal_common::new_id("prf_");
     let now = portal_common::now_unix();
     let mut tx = db.begin().await?;
+    let number = super::member_numbers::next(&mut tx, tenant).await?;
     let inserted = sqlx::query(
-        "INSERT INTO profiles (id, tenant, email, first_name, last_name, region_handle, tier_handle, phone, birth_date, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, '', '', $6, $7, $8, $8) ON CONFLICT (tenant, email) DO NOTHING",
+        "INSERT INTO profiles (id, tenant, email, first_name, last_name, region_handle, tier_handle, phone, birth_date, created_at, updated_at,
+                               member_number)
+         VALUES ($1, $2, $3, $4, $5, '', '', $6, $7, $8, $8, $9) ON CONFLICT (tenant, email) DO NOTHING",
     )
     .bind(&id)
     .bind(tenant)
@@ -318,6 +321,7 @@ pub async fn create(db: &Db, tenant: &str, email: &str, first: &str, last: &str,
     .bind(phone)
     .bind(birth)
     .bind(now)
+    .bind(&number)
     .execute(&mut *tx)
     .await?
     .rows_affected();
@@ -337,37 +341,59 @@ fn summary_row(r: sqlx::any::AnyRow) -> pb::ProfileSummary {
     pb::ProfileSummary { id: r.get("id"), email: r.get("email"), first_name: r.get("first_name"), last_name: r.get("last_name") }
 }
 
-/// Staff search by member id, email or a linked identity such as a frequent-flyer number.
+/// The most a staff search answers: one page.
+const SEARCH_PAGE: i64 = 20;
+
+/// `%`, `_` and `\` taken literally in a LIKE pattern (with `ESCAPE '\'`).
+fn like_escape(s: &str) -> String {
+    s.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_")
+}
+
+/// Staff search, one page at most: by member id or a linked identity such as a frequent-flyer
+/// number (exact), by email or name (any part, in any case; an exact email first), or by any
+/// run of the digits of a member number or phone number. Erased members are never found.
 pub async fn search(db: &Db, tenant: &str, kind: &str, id: &str) -> Result<Vec<pb::ProfileSummary>> {
     let cols = "p.id, p.email, p.first_name, p.last_name";
-    let rows = match kind {
-        "id" => {
-            sqlx::query(&format!("SELECT {cols} FROM profiles p WHERE p.tenant = $1 AND p.id = $2 AND p.erased_at IS NULL"))
-                .bind(tenant)
-                .bind(id)
-                .fetch_all(&db.pool)
-                .await?
+    let live = "p.tenant = $1 AND p.erased_at IS NULL";
+    // (the query, $2, and $3 when it has one)
+    let (sql, arg, third) = match kind {
+        "id" => (format!("SELECT {cols} FROM profiles p WHERE {live} AND p.id = $2"), id.to_string(), None),
+        "email" => (
+            format!(
+                "SELECT {cols} FROM profiles p WHERE {live} AND p.email LIKE '%' || $2 || '%' ESCAPE '\\'
+                 ORDER BY CASE WHEN p.email = $3 THEN 0 ELSE 1 END, p.email"
+            ),
+            like_escape(&id.to_lowercase()),
+            Some(id.to_lowercase()),
+        ),
+        "name" => (
+            format!(
+                "SELECT {cols} FROM profiles p WHERE {live} AND LOWER(p.first_name || ' ' || p.last_name) LIKE '%' || $2 || '%' ESCAPE '\\'
+                 ORDER BY p.last_name, p.first_name, p.id"
+            ),
+            like_escape(&id.to_lowercase()),
+            None,
+        ),
+        "member_number" | "phone" => {
+            let Some(digits) = crate::member_number::digits_of(id.trim_start_matches('+')) else { return Ok(Vec::new()) };
+            let col = if kind == "phone" { "p.phone" } else { "p.member_number" };
+            (format!("SELECT {cols} FROM profiles p WHERE {live} AND {col} LIKE '%' || $2 || '%' ORDER BY {col}, p.id"), digits, None)
         }
-        "email" => {
-            sqlx::query(&format!("SELECT {cols} FROM profiles p WHERE p.tenant = $1 AND p.email = $2"))
-                .bind(tenant)
-                .bind(id.to_lowercase())
-                .fetch_all(&db.pool)
-                .await?
-        }
-        handle => {
-            sqlx::query(&format!(
+        _ => (
+            format!(
                 "SELECT {cols} FROM profiles p JOIN identities i ON i.profile_id = p.id
-                 WHERE p.tenant = $1 AND i.handle = $2 AND i.identifier = $3 ORDER BY p.id LIMIT 20"
-            ))
-            .bind(tenant)
-            .bind(handle)
-            .bind(id)
-            .fetch_all(&db.pool)
-            .await?
-        }
+                 WHERE {live} AND i.handle = $3 AND i.identifier = $2 ORDER BY p.id"
+            ),
+            id.to_string(),
+            Some(kind.to_string()),
+        ),
     };
-    Ok(rows.into_iter().map(summary_row).collect())
+    let sql = format!("{sql} LIMIT {SEARCH_PAGE}");
+    let mut q = sqlx::query(&sql).bind(tenant).bind(arg);
+    if let Some(third) = third {
+        q = q.bind(third);
+    }
+    Ok(q.fetch_all(&db.pool).await?.into_iter().map(summary_row).collect())
 }
 
 pub async fn summary(db: &Db, id: &str) -> Result<pb::ProfileSummary> {
