@@ -9,6 +9,11 @@
 # rule's expression, and checks every rule evaluates without error. Fails listing each query that
 # errors or returns no series. Ends with `N passed, N failed`.
 #
+# TOPOLOGY=split: the split stack instead (deploy/run-split.sh: the gateway and every service its
+# own process, on PostgreSQL and Redis at DATABASE_URL and REDIS_URL, fresh schemas), each
+# process scraped as its own job, portal-<name>, as deploy/observability/prometheus.yml names them
+# in Kubernetes.
+#
 # Needs prometheus (`apt-get install -y prometheus`), curl and python3.
 # DASHBOARD=path: another dashboard JSON. KEEP_WORK=1: keep the logs, config and TSDB.
 set -uo pipefail
@@ -23,9 +28,13 @@ done
 work=$(mktemp -d "${TMPDIR:-/tmp}/portal-prom.XXXXXX")
 portal_pid=""
 prom_pid=""
+schemas=""
 cleanup() {
   for pid in $prom_pid $portal_pid; do kill "$pid" 2>/dev/null || true; done
   for pid in $prom_pid $portal_pid; do wait "$pid" 2>/dev/null || true; done
+  if [ -n "$schemas" ] && command -v psql >/dev/null 2>&1; then
+    for s in auth profile connections qff refdata; do psql -q "$DATABASE_URL" -c "DROP SCHEMA IF EXISTS ${schemas}$s CASCADE" >/dev/null 2>&1 || true; done
+  fi
   if [ -n "${KEEP_WORK:-}" ]; then echo "kept $work"; else rm -rf "$work"; fi
 }
 trap cleanup EXIT
@@ -35,27 +44,49 @@ metrics_port=$(free_port)
 sandbox_port=$(free_port)
 prom_port=$(free_port)
 
-env -u DATABASE_URL -u REDIS_URL PORT="$port" PORTAL_METRICS_PORT="$metrics_port" PORTAL_DATA_DIR="$work/data" \
-  PORTAL_QFF__SANDBOX_PORT="$sandbox_port" PORTAL_PUBLIC_URL="http://localhost:$port" \
-  PORTAL_RATE_LIMIT__PER_ADDRESS=1000 PORTAL_RATE_LIMIT__PER_IP=100000 RUST_LOG=warn \
-  "$PORTAL_BIN" > "$work/portal.log" 2>&1 &
+limits=(PORTAL_RATE_LIMIT__PER_ADDRESS=1000 PORTAL_RATE_LIMIT__PER_IP=100000 PORTAL_PUBLIC_URL="http://localhost:$port" RUST_LOG=warn)
+declare -A targets # job -> host:port of its /metrics
+schemas=""
+if [ "${TOPOLOGY:-embedded}" = split ]; then
+  # Every service its own process (deploy/run-split.sh) on PostgreSQL and Redis, in fresh schemas
+  # and keys; each process's /metrics is a target of its own job, portal-<name>, as in Kubernetes.
+  schemas="prom$(date +%s)$$_"
+  export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test}"
+  env "${limits[@]}" PORT="$port" PORTAL_BIN="$PORTAL_BIN" QFF_SANDBOX_PORT="$sandbox_port" \
+    PORTAL_SCHEMA_PREFIX="$schemas" PORTAL_KV_PREFIX="$schemas:" bash deploy/run-split.sh > "$work/portal.log" 2>&1 &
+else
+  env -u DATABASE_URL -u REDIS_URL "${limits[@]}" PORT="$port" PORTAL_METRICS_PORT="$metrics_port" \
+    PORTAL_DATA_DIR="$work/data" PORTAL_QFF__SANDBOX_PORT="$sandbox_port" "$PORTAL_BIN" > "$work/portal.log" 2>&1 &
+  # The one process is the gateway and every service: one target, named as the gateway's job.
+  targets[portal-gateway]="127.0.0.1:$metrics_port"
+fi
 portal_pid=$!
 base="http://127.0.0.1:$port"
-for _ in $(seq 1 300); do
-  curl -sf "$base/healthz" >/dev/null && break
+for _ in $(seq 1 600); do
+  # Split: run-split.sh lists the metrics ports once every process is up.
+  { [ -z "$schemas" ] || grep -q 'ready on' "$work/portal.log"; } && curl -sf "$base/healthz" >/dev/null && break
   kill -0 "$portal_pid" 2>/dev/null || { echo "FAILED: the portal did not start"; tail -30 "$work/portal.log"; exit 1; }
   sleep 0.1
 done
-curl -sf "http://127.0.0.1:$metrics_port/metrics" >/dev/null || { echo "FAILED: no /metrics on $metrics_port"; exit 1; }
+if [ -n "$schemas" ]; then
+  while read -r _ name url; do
+    targets[portal-$name]=$(echo "$url" | sed -E 's#^http://([^/]+)/metrics$#\1#')
+  done < <(grep -E '^metrics: [a-z-]+ http://' "$work/portal.log")
+fi
+[ "${#targets[@]}" -gt 0 ] || { echo "FAILED: no /metrics to scrape"; tail -30 "$work/portal.log"; exit 1; }
+for job in "${!targets[@]}"; do
+  curl -sf "http://${targets[$job]}/metrics" >/dev/null || { echo "FAILED: no /metrics at ${targets[$job]} ($job)"; exit 1; }
+done
 
-# The one process is the gateway and every service: one target, named as the gateway's job.
 {
   echo "global: {scrape_interval: 1s, evaluation_interval: 1s}"
   echo "rule_files:"
   for f in deploy/observability/rules/*.yaml; do echo "  - $PWD/$f"; done
   echo "scrape_configs:"
-  echo "  - job_name: portal-gateway"
-  echo "    static_configs: [{targets: ['127.0.0.1:$metrics_port']}]"
+  for job in "${!targets[@]}"; do
+    echo "  - job_name: $job"
+    echo "    static_configs: [{targets: ['${targets[$job]}']}]"
+  done
 } > "$work/prometheus.yml"
 prometheus --config.file="$work/prometheus.yml" --storage.tsdb.path="$work/tsdb" \
   --web.listen-address="127.0.0.1:$prom_port" --log.level=warn > "$work/prometheus.log" 2>&1 &
