@@ -15,6 +15,7 @@ Burn rates follow the Google SRE workbook (chapter "Alerting on SLOs"), for a 30
 2 % of the budget spent in 1 h (and still burning over 5 m) pages, 5 % in 6 h (and 30 m) pages,
 10 % in 3 days (and 6 h) opens a ticket.
 """
+import math
 import pathlib
 import re
 import sys
@@ -201,6 +202,11 @@ def check_at(s, t, firing):
     return out
 
 
+def outage_page_minutes(s):
+    """How soon a total outage pages: the 1 h window's ratio crosses 14.4 x budget, then `for`."""
+    return math.ceil(60 * PAGE[0][2] * budget(s)) + 3
+
+
 def tests():
     cases = []
     for s in SLOS:
@@ -216,6 +222,13 @@ def tests():
                 "interval": "1m",
                 "input_series": series(s, [before, (fast, 90)]),
                 "alert_rule_test": check_at(s, "6h30m", set())[:1] + check_at(s, "7h", {"page", "ticket"}),
+            },
+            {   # Everything failing: the 1 h window crosses 14.4x after 60 min x 14.4 x budget
+                # (1 min at 99.9 %, 9 at 99 %), the page fires 2 min later (`for`).
+                "name": f"{s['slo']}: a total outage pages within {outage_page_minutes(s)} minutes",
+                "interval": "1m",
+                "input_series": series(s, [before, (1.0, 20)]),
+                "alert_rule_test": check_at(s, f"6h{outage_page_minutes(s)}m", {"page"})[:1],
             },
             {   # The burn stopped: the 5 m and 30 m windows clear the page long before 1 h/6 h do.
                 "name": f"{s['slo']}: the page clears once the burn stops",
