@@ -3,7 +3,7 @@
 // ready-to-use voucher the list loaded opens offline (QR code and code) until its expiry passes.
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { QueryClient, dehydrate } from '@tanstack/react-query';
-import { REWARDS_CACHE_KEY, networkStore } from '@portal/runtime';
+import { REWARDS_CACHE_KEY, forgetSession, networkStore } from '@portal/runtime';
 import type { FetchStub } from '@portal/kit/fetch-stub';
 import { CATALOGUE, LEDGER, OFFERS, REWARDS, TIER_PROGRESS, backend, pointsPage, renderAt, resetAll, reward } from './fixtures';
 import { offlineCache, queryClient } from '../providers';
@@ -145,4 +145,17 @@ it('online, saves what it read under the member’s id', async () => {
       ),
     { timeout: 3000 },
   );
+});
+
+it('sign-out removes what was kept, and a save still on its way is dropped', async () => {
+  stub = backend();
+  await renderAt('/rewards');
+  await screen.findByText('3,049 points');
+  await waitFor(() => expect(localStorage.getItem(REWARDS_CACHE_KEY)).not.toBeNull(), { timeout: 3000 });
+  // Something read just now: its save is throttled, still to come when the member signs out.
+  act(() => queryClient.setQueryData(['balances', 'p_demo'], { data: { points: 1, currency: 'AUD' } }));
+  act(() => forgetSession());
+  expect(localStorage.getItem(REWARDS_CACHE_KEY)).toBeNull();
+  await act(() => new Promise((r) => setTimeout(r, 1200)));
+  expect(localStorage.getItem(REWARDS_CACHE_KEY)).toBeNull();
 });

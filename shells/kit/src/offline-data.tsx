@@ -82,15 +82,20 @@ export function createOfflineCache(client: QueryClient, options: OfflineCacheOpt
   onSessionChange(() => forget(key));
 
   const persistOptions = (profileId: string): Omit<PersistQueryClientOptions, 'queryClient'> => {
-    const persister = createAsyncStoragePersister({ storage: localStorageIfAllowed(), key, throttleTime });
+    const storage = localStorageIfAllowed();
+    // Checked as it is written (saves are throttled): one still on its way at a sign-out, or a
+    // switch of account, is dropped.
+    const guarded = storage && {
+      getItem: (k: string) => storage.getItem(k),
+      setItem: (k: string, value: string) => {
+        if (authStore.get().profile_id === profileId) storage.setItem(k, value);
+      },
+      removeItem: (k: string) => storage.removeItem(k),
+    };
     return {
       buster: profileId,
       maxAge,
-      persister: {
-        ...persister,
-        // A save throttled past a sign-out (or a switch of account) is dropped.
-        persistClient: (persisted) => (authStore.get().profile_id === profileId ? persister.persistClient(persisted) : undefined),
-      },
+      persister: createAsyncStoragePersister({ storage: guarded, key, throttleTime }),
       dehydrateOptions: {
         shouldDehydrateQuery: (query: Query) =>
           query.state.status === 'success' &&
