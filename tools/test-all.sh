@@ -129,7 +129,7 @@ p=${p:-0}; f=${f:-0}
 [ "$jest_rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
 add "$p" "$f"
 
-section "deploy: Kubernetes overlays validate, Dockerfiles copy files that exist"
+section "deploy: Kubernetes overlays validate, Dockerfiles copy files that exist, alert rules check and pass their promtool tests"
 bash deploy/check.sh 2>&1 | tee "$logs/deploy.log"
 read -r p f < <(grep -E '^[0-9]+ passed, [0-9]+ failed' "$logs/deploy.log" | tail -1 | awk '{ print $1, $3 }')
 p=${p:-0}; f=${f:-1}
@@ -152,6 +152,14 @@ lh_rc=${PIPESTATUS[0]}
 p=$(grep -c '^ok - ' "$logs/lighthouse.log")
 f=$(grep -c '^not ok - ' "$logs/lighthouse.log")
 [ "$lh_rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
+add "$p" "$f"
+
+section "observability: the dashboard's queries and the recording rules against a real Prometheus"
+PORTAL_BIN=./target/debug/portal bash deploy/observability/check-live.sh 2>&1 | tee "$logs/observability.log"
+obs_rc=${PIPESTATUS[0]}
+read -r p f < <(grep -E '^[0-9]+ passed, [0-9]+ failed' "$logs/observability.log" | tail -1 | awk '{ print $1, $3 }')
+p=${p:-0}; f=${f:-0}
+[ "$obs_rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
 add "$p" "$f"
 
 if [ -n "${DATABASE_URL:-}" ] && [ -n "${REDIS_URL:-}" ]; then
