@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   BdiTrans,
@@ -18,6 +18,7 @@ import {
   useToasts,
   TAB_CLICK_EVENTS,
 } from '@portal/runtime';
+import { useTabScroll } from './tab-scroll';
 
 export const PROGRESS_DELAY_MS = 64;
 
@@ -80,8 +81,11 @@ const TABS = [
 
 export function TabBar({ path }: { path: string }) {
   const { t } = useTranslation('shell');
+  const nav = useRef<HTMLElement>(null);
+  // The current tab in view after a change of page or of language (the labels' widths).
+  useTabScroll(nav, `${path}|${TABS.map(({ key }) => t(`tabs.${key}`)).join('|')}`);
   return (
-    <nav className="tabs" aria-label={t('tabs.label')}>
+    <nav className="tabs" aria-label={t('tabs.label')} ref={nav}>
       <ul>
         {TABS.map(({ key, href }) => {
           const current = path === href || path.startsWith(`${href}/`);
