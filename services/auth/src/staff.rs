@@ -74,10 +74,11 @@ impl Inner {
         Ok((c, name))
     }
 
-    /// Finds members by id, email or Frequent Flyer number.
+    /// Finds members by id, email, name, phone, member number or Frequent Flyer number (the
+    /// profile service's search says which match in part); one page at most.
     pub(crate) async fn search_members(&self, r: pb::SearchMembersRequest) -> Result<pb::SearchMembersResponse, AuthError> {
-        if !matches!(r.r#type.as_str(), "id" | "email" | "qff_number") {
-            return Err(AuthError::field("type", "Use id, email or qff_number"));
+        if !matches!(r.r#type.as_str(), "id" | "email" | "qff_number" | "member_number" | "name" | "phone") {
+            return Err(AuthError::field("type", "Use id, email, qff_number, member_number, name or phone"));
         }
         if r.id.trim().is_empty() {
             return Err(AuthError::field("id", "Required"));

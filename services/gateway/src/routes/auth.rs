@@ -381,7 +381,8 @@ pub async fn undo_email_change(
 
 #[derive(Deserialize, ToSchema)]
 pub struct SearchRequest {
-    /// `id`, `email` or `qff_number`.
+    /// `id` or `qff_number` (exact), `email` or `name` (any part, any case), `member_number` or
+    /// `phone` (any run of digits; spaces ignored). At most one page (20) of members is answered.
     #[serde(rename = "type")]
     pub kind: String,
     pub id: String,
@@ -400,7 +401,7 @@ pub struct MemberList {
     pub data: Vec<MemberSummary>,
 }
 
-/// Staff only: finds members by id, email or frequent-flyer number.
+/// Staff only: finds members by id, email, name, phone, member number or frequent-flyer number.
 #[utoipa::path(post, path = "/api/auth/searchById", tag = "auth", request_body = SearchRequest, security(("bearer" = [])),
     responses((status = 200, body = MemberList), (status = 401, body = crate::error::ErrorBody), (status = 403, body = crate::error::ErrorBody)))]
 pub async fn search_by_id(

@@ -55,7 +55,13 @@ pub struct Attributes {
 
 #[derive(Serialize, ToSchema)]
 pub struct ProfileBody {
+    /// The internal id: for the API's own use, never shown to the member.
     pub id: String,
+    /// The brand-issued member number the member sees and the card's barcode encodes: ten digits,
+    /// the last a Luhn check digit.
+    #[serde(rename = "memberNumber")]
+    #[schema(pattern = r"^[0-9]{10}$", example = "1234567890")]
+    pub member_number: String,
     pub email: String,
     pub first_name: String,
     pub last_name: String,
@@ -116,6 +122,7 @@ impl From<pb::Profile> for ProfileBody {
         }
         ProfileBody {
             id: p.id,
+            member_number: p.member_number,
             email: p.email,
             first_name: p.first_name,
             last_name: p.last_name,

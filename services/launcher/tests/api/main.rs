@@ -41,6 +41,7 @@ mod email_change;
 mod geolocation;
 mod kv_outage;
 mod loyalty_cards;
+mod member_number;
 mod orders;
 mod outage;
 mod privacy;

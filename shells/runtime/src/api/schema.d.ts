@@ -188,7 +188,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Staff only: finds members by id, email or frequent-flyer number. */
+        /** Staff only: finds members by id, email, name, phone, member number or frequent-flyer number. */
         post: operations["search_by_id"];
         delete?: never;
         options?: never;
@@ -1890,9 +1890,16 @@ export interface components {
             };
             email: string;
             first_name: string;
+            /** @description The internal id: for the API's own use, never shown to the member. */
             id: string;
             identities: components["schemas"]["IdentityBody"][];
             last_name: string;
+            /**
+             * @description The brand-issued member number the member sees and the card's barcode encodes: ten digits,
+             *     the last a Luhn check digit.
+             * @example 1234567890
+             */
+            memberNumber: string;
             /** @description International format, e.g. `+61400000001`; empty when unset. */
             phone: string;
             region: components["schemas"]["Region"];
@@ -2050,7 +2057,10 @@ export interface components {
         };
         SearchRequest: {
             id: string;
-            /** @description `id`, `email` or `qff_number`. */
+            /**
+             * @description `id` or `qff_number` (exact), `email` or `name` (any part, any case), `member_number` or
+             *     `phone` (any run of digits; spaces ignored). At most one page (20) of members is answered.
+             */
             type: string;
         };
         Session: {
