@@ -12,7 +12,10 @@
 //   version was published) is fetched and kept as it is asked for. A page always reads one
 //   version's remoteEntry and chunks together: the path names the version.
 // - /api: never answered from here. What the member sees offline (their card, the last known
-//   balance) the app keeps itself, in localStorage.
+//   balance, and Rewards' and My Orders' last known data: @portal/kit/offline-data) the app keeps
+//   itself, in localStorage, per member, cleared at sign-out.
+// So after one visit, a later one opens offline at any address the app owns, even one never
+// opened before: its page is the precached frame, its remote's files are all precached.
 // - A new worker takes over at once (skipWaiting, clientsClaim): the next page load uses it.
 import { clientsClaim } from 'workbox-core';
 import { CacheableResponsePlugin } from 'workbox-cacheable-response';
