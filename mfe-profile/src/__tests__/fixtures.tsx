@@ -9,6 +9,7 @@ import { resetRestored } from '../persist';
 
 export const PROFILE: Profile = {
   id: 'p_demo',
+  memberNumber: '1234567890',
   email: 'demo@example.com',
   first_name: 'Dana',
   last_name: 'Demo',

@@ -152,7 +152,7 @@ describe("the member's card on Home", () => {
     expect(await within(card).findByText('1,951 points')).toBeInTheDocument();
     expect(within(card).getByText('Points balance')).toBeInTheDocument();
     expect(within(card).getByText('LC-1001')).toBeInTheDocument();
-    const barcode = within(card).getByRole('img', { name: 'Barcode of membership number LC-1001' });
+    const barcode = within(card).getByRole('img', { name: 'Barcode of member number LC-1001' });
     expect(barcode.tagName.toLowerCase()).toBe('svg');
     expect(barcode.querySelectorAll('rect').length).toBeGreaterThan(20);
     expect(localStorage.getItem(CARD_DISPLAY_KEY)).toBe('1');
@@ -176,7 +176,7 @@ describe("the member's card on Home", () => {
     expect(within(card).getByText('Last known balance')).toBeInTheDocument();
     expect(within(card).getByText('740 points')).toBeInTheDocument();
     expect(within(card).getByText(/^as of 20 Nov 2026, 12:30 pm$/)).toBeInTheDocument();
-    expect(within(card).getByRole('img', { name: 'Barcode of membership number LC-1001' })).toBeInTheDocument();
+    expect(within(card).getByRole('img', { name: 'Barcode of member number LC-1001' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Hide my membership card' })).toHaveAttribute('aria-expanded', 'true');
     stub.restore();
   });

@@ -41,11 +41,28 @@ describe('staff on /home', () => {
         .getAllByRole('option')
         .map((o) => [o.getAttribute('value'), o.textContent]),
     ).toEqual([
-      ['id', 'Member id'],
+      ['member_number', 'Member number'],
+      ['name', 'Name'],
       ['email', 'Email'],
+      ['phone', 'Phone'],
       ['qff_number', 'Frequent flyer number'],
+      ['id', 'Member id'],
     ]);
     expect(stub.calls).toHaveLength(0);
+  });
+
+  it('searches by part of a member number, typed as printed on the card', async () => {
+    stub = stubFetch({ 'POST /api/auth/searchById': { body: { data: [DANA] } } });
+    renderAt('/home');
+    fireEvent.change(await screen.findByLabelText('Search by'), { target: { value: 'member_number' } });
+    const query = screen.getByLabelText('Search for');
+    expect(query).toHaveAttribute('inputmode', 'numeric');
+    fireEvent.change(query, { target: { value: ' 5678 90 ' } });
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+    });
+    expect(await screen.findByRole('button', { name: 'View as member' })).toBeInTheDocument();
+    expect(stub.calls[0]).toMatchObject({ path: '/api/auth/searchById', body: { type: 'member_number', id: '5678 90' } });
   });
 
   it('searches, views a member with a reason, shows the banner and stops viewing', async () => {

@@ -1,5 +1,6 @@
-// The member's card on Home: the membership number as a barcode and as text, and the points
-// balance, both readable offline. Its own chunk (with the barcode library and its strings),
+// The member's card on Home: the brand-issued member number (`memberNumber`, never the internal
+// profile id) as a barcode and as text in groups of four, and the points balance, both readable
+// offline. Its own chunk (with the barcode library and its strings),
 // fetched only once the member shows the card (the spec's card display flag). Online it reads the
 // balance afresh and keeps number and balance in the member's record (localStorage, see
 // @portal/build/member-record); offline it shows that record: the last known balance and when
@@ -13,6 +14,7 @@ import { membershipNumber, readMemberRecord, rememberBalance, rememberMember } f
 import { formatNumber } from '@portal/kit/format';
 import { formatDate } from '@portal/kit/dates';
 import { CARD_NS, cardCatalogs } from './i18n/catalogs';
+import { barcodeFormat, cardNumber, groupDigits, isInternalId } from './number';
 
 const Strings = createMfeStrings(CARD_NS, cardCatalogs);
 
@@ -33,7 +35,7 @@ function Barcode({ value, label }: { value: string; label: string }) {
     if (!ref.current) return;
     try {
       JsBarcode(ref.current, value, {
-        format: 'CODE128',
+        format: barcodeFormat(value),
         displayValue: false,
         margin: 12,
         height: 72,
@@ -46,7 +48,16 @@ function Barcode({ value, label }: { value: string; label: string }) {
       setFailed(true); // a number CODE128 cannot carry: the text below still shows it
     }
   }, [value]);
-  return <svg ref={ref} className="member-card__barcode" role="img" aria-label={label} style={failed ? { display: 'none' } : undefined} />;
+  return (
+    <svg
+      ref={ref}
+      className="member-card__barcode"
+      role="img"
+      aria-label={label}
+      data-value={value}
+      style={failed ? { display: 'none' } : undefined}
+    />
+  );
 }
 
 function Card({ profile }: { profile: Profile | null }) {
@@ -58,11 +69,13 @@ function Card({ profile }: { profile: Profile | null }) {
   const handles = cardHandles(config).join(' ');
 
   // The number follows the profile Home has read.
+  const shown =
+    profile && profile.id === profileId ? cardNumber(profile, membershipNumber(profile, handles ? handles.split(' ') : [])) : '';
   useEffect(() => {
-    if (!profile || profile.id !== profileId) return;
-    rememberMember(profileId, { number: membershipNumber(profile, handles ? handles.split(' ') : []) });
+    if (!shown) return;
+    rememberMember(profileId, { number: shown });
     setRecord(readMemberRecord(profileId));
-  }, [profile, profileId, handles]);
+  }, [shown, profileId]);
 
   // The balance afresh whenever the card is shown online (and when the connection comes back).
   useEffect(() => {
@@ -78,18 +91,19 @@ function Card({ profile }: { profile: Profile | null }) {
   }, [online, profileId]);
 
   const lang = i18n.language;
-  const number = record?.number;
+  const kept = record?.number;
+  const number = kept && !isInternalId(kept) ? kept : undefined;
   const points = record?.points;
   return (
     <section className="card member-card" aria-labelledby="member-card-title">
       <h2 id="member-card-title">{t('title')}</h2>
       {number ? (
         <>
-          <Barcode value={number} label={t('barcode', { number })} />
+          <Barcode value={number} label={t('barcode', { number: groupDigits(number) })} />
           <p className="member-card__number">
             <span className="muted">{t('number')}</span>{' '}
             <strong dir="ltr" translate="no">
-              {number}
+              {groupDigits(number)}
             </strong>
           </p>
         </>

@@ -11,7 +11,15 @@ function capitalise(s: string): string {
   return s ? s.charAt(0).toUpperCase() + s.slice(1) : s;
 }
 
-/** Name, tier (its name from GET /api/profile/tiers), region and language at a glance. */
+/** A member number in groups of four for reading (`1234 5678 90`), as the card shows it. */
+function grouped(number: string): string {
+  return number.replace(/(\d{4})(?=\d)/g, '$1 ');
+}
+
+/**
+ * Name, member number (read-only: the brand issues it; the internal profile id is never shown),
+ * tier (its name from GET /api/profile/tiers), region and language at a glance.
+ */
 function Summary({ profile }: { profile: Profile }) {
   const { t } = useTranslation();
   const tiers = useTiers();
@@ -26,6 +34,16 @@ function Summary({ profile }: { profile: Profile }) {
       <dl className="dl">
         <dt>{t('profile.name')}</dt>
         <dd>{name ? <Bdi>{name}</Bdi> : notSet}</dd>
+        <dt>{t('profile.memberNumber')}</dt>
+        <dd>
+          {profile.memberNumber ? (
+            <span dir="ltr" translate="no" className="member-number">
+              {grouped(profile.memberNumber)}
+            </span>
+          ) : (
+            notSet
+          )}
+        </dd>
         <dt>{t('profile.tier')}</dt>
         <dd>{tier ? <span className="badge">{tier}</span> : notSet}</dd>
         <dt>{t('profile.region')}</dt>

@@ -15,7 +15,14 @@ import {
   type SearchByIdResponse,
 } from '@portal/runtime';
 
-const TYPES: MemberSearchType[] = ['id', 'email', 'qff_number'];
+/**
+ * What a staff user can search by: the member number, name, email and phone match any part (the
+ * number's and phone's digits, spaces ignored), the frequent-flyer number and id exactly. One page
+ * of members at most comes back.
+ */
+type SearchType = MemberSearchType | 'member_number' | 'name' | 'phone';
+const TYPES: SearchType[] = ['member_number', 'name', 'email', 'phone', 'qff_number', 'id'];
+const NUMERIC: Partial<Record<SearchType, 'numeric' | 'tel'>> = { member_number: 'numeric', qff_number: 'numeric', phone: 'tel' };
 
 function Result({ member, busy, onView }: { member: MemberSearchResult; busy: boolean; onView: (reason: string) => void }) {
   const { t } = useTranslation('shell');
@@ -50,7 +57,7 @@ function Result({ member, busy, onView }: { member: MemberSearchResult; busy: bo
 export function StaffPanel() {
   const { t } = useTranslation('shell');
   const auth = useAuth();
-  const [type, setType] = useState<MemberSearchType>('email');
+  const [type, setType] = useState<SearchType>('email');
   const [query, setQuery] = useState('');
   const [results, setResults] = useState<MemberSearchResult[] | null>(null);
   const [searching, setSearching] = useState(false);
@@ -94,7 +101,7 @@ export function StaffPanel() {
       <form className="card" onSubmit={search} noValidate role="search" aria-label={t('staff.title')}>
         <div className="field">
           <label htmlFor="staff-type">{t('staff.type')}</label>
-          <select id="staff-type" value={type} onChange={(e) => setType(e.target.value as MemberSearchType)}>
+          <select id="staff-type" value={type} onChange={(e) => setType(e.target.value as SearchType)}>
             {TYPES.map((value) => (
               <option key={value} value={value}>
                 {t(`staff.types.${value}`)}
@@ -107,7 +114,7 @@ export function StaffPanel() {
           <input
             id="staff-query"
             type={type === 'email' ? 'email' : 'text'}
-            inputMode={type === 'qff_number' ? 'numeric' : undefined}
+            inputMode={NUMERIC[type]}
             dir="ltr"
             value={query}
             onChange={(e) => setQuery(e.target.value)}
