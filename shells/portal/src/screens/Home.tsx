@@ -18,6 +18,7 @@ import {
 import { NativeActionButton } from '@portal/kit/native-button';
 import { HOME_PARCEL_REMOTE } from '../mfe/routes';
 import { homeProfile } from './home-data';
+import { SummaryBoundary, SummarySkeleton } from '../home/Skeleton';
 
 const CARDS = [
   { key: 'profile', href: '/profile' },
@@ -38,6 +39,10 @@ const NearbyStores = lazy(() =>
 
 // The member's card (barcode, number, last known balance): its chunk is fetched once it is shown.
 const MemberCard = lazy(() => import(/* webpackChunkName: "member-card" */ '../card/MemberCard'));
+
+// The points summary (balance, tier, expiring points, vouchers, offers): its chunk, with its
+// strings, is fetched once the first screen is drawn; its skeleton keeps the room until then.
+const HomeSummary = lazy(() => import(/* webpackChunkName: "home-summary" */ '../home/HomeSummary'));
 
 function cardShown(): boolean {
   try {
@@ -103,6 +108,23 @@ function WhenVisible({ children }: { children: ReactNode }) {
     <div ref={spot} className="when-visible">
       {shown && children}
     </div>
+  );
+}
+
+/** The points summary once the first screen is drawn (at build time and before: its skeleton). */
+function SummarySlot() {
+  const { t } = useTranslation('shell');
+  const drawn = useDrawn();
+  const [ready, setReady] = useState(false);
+  useEffect(() => (drawn ? undefined : afterFirstScreen(() => setReady(true))), [drawn]);
+  const skeleton = <SummarySkeleton title={t('home.summary')} />;
+  if (!ready) return skeleton;
+  return (
+    <SummaryBoundary fallback={skeleton}>
+      <Suspense fallback={skeleton}>
+        <HomeSummary />
+      </Suspense>
+    </SummaryBoundary>
   );
 }
 
@@ -197,6 +219,7 @@ function MemberHome() {
     <section className="page" aria-labelledby="home-title">
       <h1 id="home-title">{firstName ? <BdiTrans ns="shell" k="home.greeting" values={{ name: firstName }} /> : t('home.greetingAnon')}</h1>
       <p className="lead">{t('home.intro')}</p>
+      <SummarySlot />
       <ShopNow />
       <div className="card-grid">
         {CARDS.map(({ key, href }) => (
