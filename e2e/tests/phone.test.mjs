@@ -1,7 +1,7 @@
 // Issue 24, "On a phone": at 360 and 390 px, in English and Arabic, every tab's label is whole (the
 // bar scrolls sideways where they don't all fit, and shows it with a fading edge), the current tab
 // is in view after a deep link or a reload of the last tab, and every tap target of the frame (the
-// header, the tabs, the sub-nav's pills), "Back to Rewards" and a store's phone number is at least
+// header, the tabs, the sub-nav's pills, the skip link), "Back to Rewards" and a store's phone is at least
 // 44 px tall (and 44 px wide, or as wide as its text). On a desktop every tab fits, without fades.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -167,6 +167,10 @@ for (const { width, height } of PHONES) {
             ...(await smallTargets(page, 'nav.subnav')),
           );
         }
+        // The skip link, shown while it has the focus (the first Tab on a page).
+        await page.locator('a.skip-link').focus();
+        const skip = await page.locator('a.skip-link').boundingBox();
+        if (skip.height < 44 || skip.width < 44) small.push(`skip link ${Math.round(skip.width)}×${Math.round(skip.height)}`);
         // "Back to Rewards" on a reward's page.
         await open(page, '/rewards', lang);
         const reward = await page.locator('a[href^="/rewards/item/"]').first().getAttribute('href');
