@@ -163,6 +163,8 @@ impl Balanced {
         all.iter().map(|e| (e.url.clone(), e.in_flight.load(Ordering::Relaxed), e.ejected(now))).collect()
     }
 
+    /// Sends `req` to the less busy of two endpoints, and once more to another
+    /// when it never reached a server, or it is a read and its connection broke.
     pub fn call(&self, req: http::Request<Body>) -> BoxFuture<'static, Result<Response>> {
         let shared = self.shared.clone();
         Box::pin(async move {
