@@ -35,7 +35,10 @@ pub(crate) struct Inner {
     pub(crate) config: portal_tenant::Cache,
 }
 
-/// Picks up keys rotated by another instance; stops when the service is dropped.
+/// Picks up keys rotated by another instance; stops when the service is dropped. It runs on every
+/// replica, with no lease (`portal_common::lease`): each replica signs and verifies with its own
+/// copy of the keys in memory, and reading the table changes nothing, so there is no effect to
+/// happen once.
 pub(crate) async fn reload_keys(inner: std::sync::Weak<Inner>) {
     let mut tick = tokio::time::interval(Duration::from_secs(60));
     tick.tick().await;
