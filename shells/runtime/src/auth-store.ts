@@ -14,6 +14,9 @@ export interface AuthState {
   authenticated: boolean;
   loading: boolean;
   loggedOut: boolean;
+  /** Why the session ended without the member signing out here: its time ran out, or another
+   * device signed it out (the API answered 401 with `errors.session: 'revoked'`). */
+  ended: 'expired' | 'elsewhere' | null;
   impersonating: boolean;
   impersonation: { impersonatedProfile: ImpersonatedProfile | null } | null;
   /** The token says `staff: true` (a staff user, not a member). */
@@ -29,6 +32,7 @@ export const SIGNED_OUT: AuthState = {
   authenticated: false,
   loading: false,
   loggedOut: false,
+  ended: null,
   impersonating: false,
   impersonation: null,
   staff: false,

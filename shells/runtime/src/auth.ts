@@ -324,12 +324,16 @@ export function forgetSession(): void {
   if (wasSignedIn) postToHost({ action: 'logout' });
 }
 
-/** The session is over (expiry passed, or the API answered 401): toast, then logout. */
-export function expireSession(): void {
+/**
+ * The session is over (expiry passed, or the API answered 401): toast, then logout; the Logged
+ * out screen says why. `elsewhere`: another device signed this one out.
+ */
+export function expireSession(why: 'expired' | 'elsewhere' = 'expired'): void {
   if (ending || !authStore.get().authenticated) return;
   ending = true;
-  addToast({ type: 'error', text: i18n.t('session.expired', { ns: 'runtime' }), timeout: 5000 });
-  void logout();
+  const text = i18n.t(why === 'elsewhere' ? 'session.signedOutElsewhere' : 'session.expired', { ns: 'runtime' });
+  addToast({ type: 'error', text, timeout: 5000 });
+  void endAfterDelay({ loggedOut: true, ended: why });
 }
 
 /** True while the session is valid; ends it once expiry has passed. */
@@ -447,7 +451,7 @@ export async function stopImpersonation(): Promise<boolean> {
 authStore.subscribe((s) => {
   if (s.authenticated && s.expiry && s.expiry * 1000 <= Date.now()) expireSession();
 });
-onUnauthorized(expireSession);
+onUnauthorized((error) => expireSession(error.errors.session === 'revoked' ? 'elsewhere' : 'expired'));
 onForbiddenWrite((error) => {
   // A write that needs a fresh sign-in: the screen that sent it explains and offers signInAgain().
   if (error.errors.session === 'reauthenticate') return;

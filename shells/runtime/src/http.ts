@@ -32,12 +32,18 @@ export interface RequestOptions {
 /** Set by this helper only (the `headers` option cannot replace them). */
 const OWN_HEADERS = ['authorization', 'content-type'];
 
-let unauthorizedHandler: (() => void) | null = null;
+let unauthorizedHandler: ((error: HttpError) => void) | null = null;
+let activityHandler: (() => void) | null = null;
 let forbiddenWriteHandler: ((error: HttpError) => void) | null = null;
 
-/** The auth module registers what to do when a signed-in call answers 401. */
-export function onUnauthorized(handler: (() => void) | null): void {
+/** The auth module registers what to do when a signed-in call answers 401 (with its error). */
+export function onUnauthorized(handler: ((error: HttpError) => void) | null): void {
   unauthorizedHandler = handler;
+}
+
+/** The session watch registers what to do when the server accepted the session (it is in use). */
+export function onSessionUsed(handler: (() => void) | null): void {
+  activityHandler = handler;
 }
 
 /** The auth module registers what to do when a write (non-GET) answers 403. */
@@ -107,9 +113,10 @@ export async function http<T = unknown>(path: string, options: RequestOptions = 
   if (!res.ok) {
     const error = toHttpError(res.status, parsed);
     // Only the session that made the call is ended: a late answer for an older token is ignored.
-    if (res.status === 401 && token && token === authStore.get().token && unauthorizedHandler) unauthorizedHandler();
+    if (res.status === 401 && token && token === authStore.get().token && unauthorizedHandler) unauthorizedHandler(error);
     if (res.status === 403 && method !== 'GET' && forbiddenWriteHandler) forbiddenWriteHandler(error);
     throw error;
   }
+  if (token && token === authStore.get().token) activityHandler?.();
   return parsed as T;
 }

@@ -7,6 +7,7 @@ import { LinkLanding } from '../screens/LinkLanding';
 import { linkStore } from '../auth-link';
 import { Home } from '../screens/Home';
 import { LoggedOut } from '../screens/LoggedOut';
+import { SessionWarning } from '../screens/SessionWarning';
 import { NotLoggedIn } from '../screens/NotLoggedIn';
 import { NotFound } from '../screens/NotFound';
 import { RemoteFailed } from '../screens/RemoteFailed';
@@ -98,6 +99,7 @@ export function App({ onReady }: { onReady?: () => void }) {
         <div id="mfe-outlet" />
       </main>
       <div className="visually-hidden" aria-live="polite" aria-atomic="true" ref={announcer} />
+      {auth.authenticated && <SessionWarning />}
       <Toasts />
     </>
   );
