@@ -25,8 +25,8 @@ test('offline: the banner, the card and the last balance after a reload, writes 
   const token = await tokenOf(page);
   const profile = (await api(token, 'GET', '/api/profile')).body;
   const points = (await api(token, 'GET', '/api/profile/balances')).body.data.points;
-  const tenantHandles = ['loyalty_card'];
-  const number = tenantHandles.map((h) => profile.identities.find((i) => i.handle === h)?.identifier).find(Boolean) ?? profile.id;
+  // The brand-issued member number, in groups of four as the card shows it (issue 24).
+  const number = profile.memberNumber.replace(/(\d{4})(?=\d)/g, '$1 ');
   const pointsText = `${new Intl.NumberFormat('en').format(points)} points`;
 
   // Online: the member shows their card once (the choice is kept).
@@ -60,7 +60,7 @@ test('offline: the banner, the card and the last balance after a reload, writes 
   await card.getByText('Last known balance').waitFor();
   await card.getByText(pointsText).waitFor();
   await card.getByText(number, { exact: true }).waitFor();
-  const barcode = card.getByRole('img', { name: `Barcode of membership number ${number}` });
+  const barcode = card.getByRole('img', { name: `Barcode of member number ${number}` });
   await barcode.waitFor();
   assert.equal(await barcode.evaluate((el) => el.tagName.toLowerCase()), 'svg');
   assert.ok((await barcode.locator('rect').count()) > 20, 'the barcode is drawn');
