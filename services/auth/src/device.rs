@@ -1,6 +1,8 @@
 //! What a session's User-Agent says, as a member reads it: a browser with its major version
 //! ("Chrome 131"), an operating system ("Android 14") and a kind of device (mobile, tablet or
-//! desktop). Parsed once at sign-in with woothee; anything it cannot tell stays empty.
+//! desktop). Parsed once at sign-in with woothee; anything it cannot tell stays empty. Sessions
+//! of one device share a `key`: browser, system and kind without their versions, so an update
+//! does not make a second device.
 use woothee::parser::Parser;
 
 const UNKNOWN: &str = "UNKNOWN";
@@ -52,6 +54,17 @@ pub fn parse(user_agent: &str) -> Device {
     Device { browser, os, kind: kind.to_string() }
 }
 
+/// A name without its trailing version: "Chrome 131" → "Chrome", "iOS 17.5" → "iOS".
+fn family(s: &str) -> &str {
+    s.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.').trim_end()
+}
+
+/// The device a session belongs to, from what `parse` read at sign-in: 16 hex digits.
+pub fn key(browser: &str, os: &str, kind: &str) -> String {
+    let hash = portal_common::token::hash_hex(&format!("{}|{}|{kind}", family(browser), family(os)));
+    hash.chars().take(16).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -73,6 +86,15 @@ mod tests {
         assert_eq!(parse(windows), d("Firefox 132", "Windows 10", "desktop"));
         let mac = "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
         assert_eq!(parse(mac), d("Chrome 131", "macOS", "desktop"));
+    }
+
+    #[test]
+    fn a_device_keeps_its_key_across_versions() {
+        assert_eq!(key("Chrome 131", "Android 14", "mobile"), key("Chrome 132", "Android 15", "mobile"));
+        assert_eq!(key("Safari 17", "iOS 17.5", "mobile"), key("Safari 18", "iOS 18", "mobile"));
+        assert_ne!(key("Chrome 131", "Android 14", "mobile"), key("Chrome 131", "Android 14", "tablet"));
+        assert_ne!(key("Chrome 131", "macOS", "desktop"), key("Firefox 131", "macOS", "desktop"));
+        assert_eq!(key("", "", "").len(), 16);
     }
 
     #[test]

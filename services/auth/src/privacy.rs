@@ -1,11 +1,12 @@
-//! The auth service's part of the privacy centre: the member's sessions (list, sign one out, sign
-//! out the others), the deletion code, the export of what this service holds on the member, and
+//! The auth service's part of the privacy centre: the member's sessions (list them, grouped by
+//! device too; sign one out, sign out the others), the deletion code, the export of what this service holds on the member, and
 //! its erasure. Every call is the member's own: an impersonation token is refused.
 //!
 //! A deletion code is a different secret from a sign-in code: it lives under its own KV key,
 //! keyed by the member (not the address), so neither can stand in for the other. A right code
 //! stays confirmed (for `ERASURE_WINDOW_SECS`) until `erase` finishes, so an erasure that failed
 //! midway in another service can be tried again with the same code; `erase` deletes it last.
+use crate::device;
 use crate::error::AuthError;
 use crate::signin::{code_key, MAX_CODE_ATTEMPTS};
 use crate::staff::{ACCOUNT_DELETED, MEMBER_ENDED_VIEW};
@@ -41,6 +42,37 @@ fn erase_key(tenant: &str, pid: &str) -> String {
     format!("erase:{}", token::hash_hex(&format!("{tenant}:{pid}")))
 }
 
+/// Live sessions (newest sign-in first) grouped by `device::key`: the current device first, then
+/// the most recently used.
+fn by_device(sessions: &[pb::Session]) -> Vec<pb::DeviceSessions> {
+    let mut devices: Vec<pb::DeviceSessions> = Vec::new();
+    for s in sessions {
+        let key = device::key(&s.browser, &s.os, &s.device);
+        let i = match devices.iter().position(|d| d.key == key) {
+            Some(i) => i,
+            None => {
+                devices.push(pb::DeviceSessions {
+                    key,
+                    signed_in_at: s.signed_in_at,
+                    browser: s.browser.clone(),
+                    os: s.os.clone(),
+                    device: s.device.clone(),
+                    place: s.place.clone(),
+                    ..Default::default()
+                });
+                devices.len() - 1
+            }
+        };
+        let d = &mut devices[i];
+        d.current |= s.current;
+        d.sign_ins += 1;
+        d.last_seen_at = d.last_seen_at.max(s.last_seen_at);
+        d.session_ids.push(s.id.clone());
+    }
+    devices.sort_by_key(|d| (!d.current, std::cmp::Reverse(d.last_seen_at)));
+    devices
+}
+
 /// `d***@example.com`: enough for the member to recognise, not enough to read.
 pub fn mask(email: &str) -> String {
     match email.split_once('@') {
@@ -50,11 +82,14 @@ pub fn mask(email: &str) -> String {
 }
 
 impl Inner {
-    /// The caller's live sessions, and the live staff views of their account.
+    /// The caller's live sessions (one by one and grouped by device), and the live staff views
+    /// of their account.
     pub(crate) async fn list_sessions(&self, c: &Caller) -> Result<pb::ListSessionsResponse, AuthError> {
         let (now, idle) = (Self::now(), self.settings.session_idle_secs.max(60));
+        let sessions = sessions::live(&self.db, &c.profile_id, c.token_id.as_deref(), now, idle).await?;
         Ok(pb::ListSessionsResponse {
-            sessions: sessions::live(&self.db, &c.profile_id, c.token_id.as_deref(), now, idle).await?,
+            devices: by_device(&sessions),
+            sessions,
             staff_views: sessions::views(&self.db, &c.profile_id, now, idle).await?,
         })
     }
@@ -198,6 +233,36 @@ impl Inner {
 
 #[cfg(test)]
 mod tests {
+    use portal_proto::auth::v1 as pb;
+
+    fn s(id: &str, browser: &str, seen: i64, current: bool) -> pb::Session {
+        pb::Session {
+            id: id.into(),
+            browser: browser.into(),
+            os: "Android 14".into(),
+            device: "mobile".into(),
+            last_seen_at: seen,
+            current,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn sessions_group_by_device_current_first() {
+        let all = [
+            s("a", "Chrome 131", 50, false),
+            s("b", "Firefox 132", 90, false),
+            s("c", "Chrome 130", 70, true),
+            s("d", "Firefox 132", 10, false),
+        ];
+        let d = super::by_device(&all);
+        assert_eq!(d.len(), 2);
+        assert!(d[0].current);
+        assert_eq!((d[0].sign_ins, d[0].last_seen_at, d[0].browser.as_str()), (2, 70, "Chrome 131"));
+        assert_eq!(d[0].session_ids, ["a", "c"]);
+        assert_eq!((d[1].sign_ins, d[1].last_seen_at, d[1].current), (2, 90, false));
+    }
+
     #[test]
     fn addresses_are_masked() {
         assert_eq!(super::mask("dana.demo@example.com"), "d***@example.com");

@@ -43,8 +43,14 @@ fn bearer(parts: &axum::http::HeaderMap) -> Option<&str> {
 
 fn rejection(e: TokenError) -> ApiError {
     match e {
-        TokenError::Expired | TokenError::Idle => ApiError::unauthorized("Your secure visit has expired. Please log in again"),
-        TokenError::Revoked => ApiError::unauthorized("You have been logged out. Please log in again"),
+        // `errors.session` tells the client why: signed out elsewhere is not an expiry.
+        TokenError::Expired | TokenError::Idle => {
+            let why = if matches!(e, TokenError::Idle) { "idle" } else { "expired" };
+            ApiError::field(StatusCode::UNAUTHORIZED, "Your secure visit has expired. Please log in again", "session", why)
+        }
+        TokenError::Revoked => {
+            ApiError::field(StatusCode::UNAUTHORIZED, "You have been logged out. Please log in again", "session", "revoked")
+        }
         TokenError::Unavailable => {
             let mut e = ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "A service is unavailable, please try again shortly");
             e.retry_after = Some(crate::error::RETRY_AFTER_SECS);

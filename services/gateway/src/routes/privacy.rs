@@ -1,5 +1,5 @@
-//! `/api/privacy`: the member's privacy centre. My sessions (list, sign one out, sign out the
-//! others), Download my data (each service's part over gRPC, assembled here), Delete my account
+//! `/api/privacy`: the member's privacy centre. My sessions (list them by device, sign a device
+//! or one session out, sign out the others), Download my data (each service's part over gRPC, assembled here), Delete my account
 //! (a deletion code, then each service erases its own data over gRPC). Every route is the
 //! member's own: staff viewing the account are refused (`Owner`), reads included.
 //!
@@ -37,6 +37,7 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(sessions))
         .routes(routes!(revoke_session))
+        .routes(routes!(revoke_device))
         .routes(routes!(revoke_others))
         .routes(routes!(export))
         .routes(routes!(deletion_code))
@@ -107,9 +108,52 @@ impl From<auth_pb::StaffView> for StaffViewBody {
     }
 }
 
+/// One device's live sessions: a row of "My sessions" however often it signed in.
+#[derive(Serialize, ToSchema)]
+pub struct DeviceBody {
+    /// Sign the device out with `DELETE /api/privacy/devices/{key}`.
+    pub key: String,
+    /// The device making this request.
+    pub current: bool,
+    /// How many live sessions it holds.
+    pub sign_ins: u32,
+    /// Its newest sign-in.
+    pub signed_in_at: String,
+    /// When it was last used, to the minute.
+    pub last_seen_at: Option<String>,
+    /// As on its newest session: e.g. `Chrome 131`.
+    pub browser: Option<String>,
+    pub os: Option<String>,
+    /// `mobile`, `tablet` or `desktop`.
+    pub device: Option<String>,
+    pub place: Option<String>,
+    /// Its sessions' ids, newest sign-in first.
+    pub session_ids: Vec<String>,
+}
+
+impl From<auth_pb::DeviceSessions> for DeviceBody {
+    fn from(d: auth_pb::DeviceSessions) -> Self {
+        DeviceBody {
+            key: d.key,
+            current: d.current,
+            sign_ins: d.sign_ins,
+            signed_in_at: iso(d.signed_in_at),
+            last_seen_at: iso_opt(d.last_seen_at),
+            browser: text_opt(d.browser),
+            os: text_opt(d.os),
+            device: text_opt(d.device),
+            place: text_opt(d.place),
+            session_ids: d.session_ids,
+        }
+    }
+}
+
 #[derive(Serialize, ToSchema)]
 pub struct SessionList {
     pub sessions: Vec<SessionBody>,
+    /// The same sessions grouped by device (browser, system and kind of device, whatever their
+    /// versions): the current device first, then the most recently used.
+    pub devices: Vec<DeviceBody>,
     /// Staff viewing the account now; each ends when the member ends it, when the staff member
     /// signs out, or after at most 60 minutes.
     pub staff_views: Vec<StaffViewBody>,
@@ -124,6 +168,7 @@ pub async fn sessions(State(s): State<AppState>, Owner(m): Owner) -> ApiResult<J
     let r = s.clients.auth.clone().list_sessions(m.request(auth_pb::ListSessionsRequest {})).await?.into_inner();
     Ok(Json(SessionList {
         sessions: r.sessions.into_iter().map(Into::into).collect(),
+        devices: r.devices.into_iter().map(Into::into).collect(),
         staff_views: r.staff_views.into_iter().map(Into::into).collect(),
     }))
 }
@@ -138,6 +183,28 @@ pub async fn sessions(State(s): State<AppState>, Owner(m): Owner) -> ApiResult<J
 pub async fn revoke_session(State(s): State<AppState>, Owner(m): Owner, Path(id): Path<String>) -> ApiResult<StatusCode> {
     s.clients.auth.clone().revoke_session(m.request(auth_pb::RevokeSessionRequest { id })).await?;
     Ok(StatusCode::NO_CONTENT)
+}
+
+/// Signs out every session of that device; its next call answers 401 with
+/// `errors.session: "revoked"`. The current device may be signed out too (the client then logs
+/// out): its own session ends last.
+#[utoipa::path(delete, path = "/api/privacy/devices/{key}", tag = "privacy", security(("bearer" = [])),
+    params(("key" = String, Path, description = "The device's key, from `GET /api/privacy/sessions`")),
+    responses((status = 200, body = Revoked), (status = 401, body = crate::error::ErrorBody),
+        (status = 403, description = "Staff viewing an account cannot use the privacy centre", body = crate::error::ErrorBody),
+        (status = 404, description = "No device of the caller's has this key", body = crate::error::ErrorBody)))]
+pub async fn revoke_device(State(s): State<AppState>, Owner(m): Owner, Path(key): Path<String>) -> ApiResult<Json<Revoked>> {
+    let mut auth = s.clients.auth.clone();
+    let listed = auth.list_sessions(m.request(auth_pb::ListSessionsRequest {})).await?.into_inner();
+    let device = listed.devices.into_iter().find(|d| d.key == key).ok_or_else(ApiError::not_found)?;
+    let current = listed.sessions.iter().find(|s| s.current).map(|s| s.id.clone());
+    let (mut ids, mine): (Vec<String>, Vec<String>) = device.session_ids.into_iter().partition(|id| Some(id) != current.as_ref());
+    ids.extend(mine);
+    let revoked = ids.len() as u32;
+    for id in ids {
+        auth.revoke_session(m.request(auth_pb::RevokeSessionRequest { id })).await?;
+    }
+    Ok(Json(Revoked { revoked }))
 }
 
 #[derive(Serialize, ToSchema)]

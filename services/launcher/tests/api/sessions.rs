@@ -1,12 +1,13 @@
-//! Logout, revocation, session hand-over from a native wrapper, key rotation, registration and
-//! check-in recording.
+//! Logout, revocation (one session, or every session of a device), session hand-over from a
+//! native wrapper, key rotation, registration and check-in recording.
 use crate::helpers::{assert_error_shape, header, payload, TestApp};
 use portal_proto::auth::v1::{auth_service_client::AuthServiceClient, RotateSigningKeyRequest};
-use serde_json::json;
+use serde_json::{json, Value};
 use sqlx::Row;
 
 crate::both!(
     a_token_after_logout_is_refused,
+    sessions_are_listed_by_device_and_a_device_signs_out_whole,
     a_native_session_token_is_swapped_for_a_fresh_one,
     registration_validates_and_creates_once,
     a_check_in_is_recorded_when_the_member_signs_in
@@ -23,6 +24,62 @@ async fn a_token_after_logout_is_refused(app: &TestApp) {
     // Only that session ended.
     assert_eq!(app.get("/api/profile", Some(&other)).await.status, 200);
     assert_error_shape(&app.call("POST", "/api/auth/logout", None, None).await, 401);
+}
+
+const PHONE: &str =
+    "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.6778.39 Mobile Safari/537.36";
+const PHONE_UPDATED: &str =
+    "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/132.0.6834.10 Mobile Safari/537.36";
+const LAPTOP: &str = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:132.0) Gecko/20100101 Firefox/132.0";
+
+/// Signs in through the emailed link from a browser with this User-Agent.
+async fn sign_in_on(app: &TestApp, email: &str, user_agent: &str) -> String {
+    assert_eq!(app.request_link(email, "/home").await.status, 200);
+    let (link, _) = app.link_token_for(email).await;
+    let res =
+        app.http.post(app.url("/api/auth/exchange")).header("user-agent", user_agent).json(&json!({"token": link})).send().await.unwrap();
+    assert_eq!(res.status(), 200);
+    res.json::<Value>().await.unwrap()["token"].as_str().unwrap().to_string()
+}
+
+async fn sessions_are_listed_by_device_and_a_device_signs_out_whole(app: &TestApp) {
+    let phone = [
+        sign_in_on(app, "demo@example.com", PHONE).await,
+        sign_in_on(app, "demo@example.com", PHONE).await,
+        sign_in_on(app, "demo@example.com", PHONE_UPDATED).await,
+    ];
+    let laptop = sign_in_on(app, "demo@example.com", LAPTOP).await;
+    let list = app.get("/api/privacy/sessions", Some(&laptop)).await;
+    assert_eq!(list.status, 200, "{:?}", list.body);
+    assert_eq!(list.body["sessions"].as_array().unwrap().len(), 4, "the sessions one by one, as before");
+    let devices = list.body["devices"].as_array().unwrap();
+    assert_eq!(devices.len(), 2, "a browser update is the same device: {devices:?}");
+    assert_eq!((devices[0]["current"].as_bool(), devices[0]["sign_ins"].as_u64()), (Some(true), Some(1)), "this device first");
+    assert_eq!(devices[0]["browser"], "Firefox 132");
+    let other = &devices[1];
+    assert_eq!((other["current"].as_bool(), other["sign_ins"].as_u64()), (Some(false), Some(3)));
+    assert_eq!((other["browser"].as_str(), other["device"].as_str()), (Some("Chrome 132"), Some("mobile")), "as on its newest sign-in");
+    assert!(other["last_seen_at"].is_string());
+    assert_eq!(other["session_ids"].as_array().unwrap().len(), 3);
+
+    let key = other["key"].as_str().unwrap();
+    let r = app.call("DELETE", &format!("/api/privacy/devices/{key}"), Some(&laptop), None).await;
+    assert_eq!((r.status, &r.body["revoked"]), (200, &json!(3)), "{:?}", r.body);
+    for t in &phone {
+        let r = app.get("/api/profile", Some(t)).await;
+        assert_error_shape(&r, 401);
+        assert_eq!(r.body["errors"]["session"], "revoked", "the device can tell it was signed out elsewhere: {:?}", r.body);
+    }
+    assert_eq!(app.get("/api/profile", Some(&laptop)).await.status, 200, "this device stays signed in");
+    let left = app.get("/api/privacy/sessions", Some(&laptop)).await;
+    assert_eq!(left.body["devices"].as_array().unwrap().len(), 1);
+    assert_error_shape(&app.call("DELETE", &format!("/api/privacy/devices/{key}"), Some(&laptop), None).await, 404);
+
+    // Signing out this device is the member's own sign-out.
+    let mine = left.body["devices"][0]["key"].as_str().unwrap().to_string();
+    let r = app.call("DELETE", &format!("/api/privacy/devices/{mine}"), Some(&laptop), None).await;
+    assert_eq!(r.status, 200, "{:?}", r.body);
+    assert_eq!(app.get("/api/profile", Some(&laptop)).await.body["errors"]["session"], "revoked");
 }
 
 async fn a_native_session_token_is_swapped_for_a_fresh_one(app: &TestApp) {
