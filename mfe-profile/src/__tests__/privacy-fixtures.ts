@@ -6,7 +6,7 @@ import { authStore } from '@portal/runtime';
 import type { FetchStub } from '@portal/kit/fetch-stub';
 import { errorAnswer } from '@portal/kit/screen-testing';
 import { removeNativeWrappers } from '@portal/kit/native-testing';
-import type { PrivacySession, StaffView } from '../features/privacy/api/privacy';
+import type { PrivacyDevice, PrivacySession, StaffView } from '../features/privacy/api/privacy';
 import { backend, renderAt, resetAll } from './fixtures';
 
 export const HERE: PrivacySession = {
@@ -72,10 +72,40 @@ export const server = {
   posted: [] as Record<string, unknown>[],
 };
 
+const deviceOf = (s: PrivacySession) => `${s.browser}|${s.os}|${s.device}`;
+
+/** The server's grouping: one device per browser, system and kind; this one first, then by last use. */
+export function devicesOf(sessions: PrivacySession[]): PrivacyDevice[] {
+  const groups = new Map<string, PrivacySession[]>();
+  for (const s of sessions) groups.set(deviceOf(s), [...(groups.get(deviceOf(s)) ?? []), s]);
+  const seen = (d: PrivacyDevice) => (d.last_seen_at ? Date.parse(d.last_seen_at) : 0);
+  return [...groups.values()]
+    .map(([newest, ...rest]) => ({
+      key: `dev_${newest.id}`,
+      current: [newest, ...rest].some((s) => s.current),
+      sign_ins: rest.length + 1,
+      signed_in_at: newest.signed_in_at,
+      last_seen_at:
+        [newest, ...rest]
+          .map((s) => s.last_seen_at)
+          .filter(Boolean)
+          .sort()
+          .pop() ?? null,
+      browser: newest.browser,
+      os: newest.os,
+      device: newest.device,
+      place: newest.place,
+      session_ids: [newest, ...rest].map((s) => s.id),
+    }))
+    .sort((a, b) => Number(b.current) - Number(a.current) || seen(b) - seen(a));
+}
+
 /** The privacy routes as the gateway answers them, over the profile routes every page reads. */
 export function privacyBackend(routes: Parameters<typeof backend>[0] = {}) {
   return backend({
-    'GET /api/privacy/sessions': () => ({ body: { sessions: server.live, staff_views: server.views } }),
+    'GET /api/privacy/sessions': () => ({
+      body: { sessions: server.live, devices: devicesOf(server.live), staff_views: server.views },
+    }),
     'POST /api/privacy/sessions/revoke-others': () => {
       const revoked = server.live.filter((s) => !s.current).length;
       server.live = server.live.filter((s) => s.current);
@@ -90,6 +120,16 @@ export function privacyBackend(routes: Parameters<typeof backend>[0] = {}) {
           const known = server.views.some((x) => x.id === v.id);
           server.views = server.views.filter((x) => x.id !== v.id);
           return known ? { status: 204 } : errorAnswer(404, 'Not found');
+        },
+      ]),
+    ),
+    ...Object.fromEntries(
+      server.live.map((s) => [
+        `DELETE /api/privacy/devices/dev_${s.id}`,
+        () => {
+          const gone = server.live.filter((x) => deviceOf(x) === deviceOf(s));
+          server.live = server.live.filter((x) => deviceOf(x) !== deviceOf(s));
+          return gone.length ? { body: { revoked: gone.length } } : errorAnswer(404, 'Not found');
         },
       ]),
     ),

@@ -79,7 +79,7 @@ describe('My sessions', () => {
     dialog = screen.getByRole('dialog', { name: 'Sign out this device?' });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Sign out' }));
     await waitFor(() => expect(items()).toHaveLength(2));
-    expect(calls('DELETE').map((c) => c.path)).toEqual(['/api/privacy/sessions/ses_phone']);
+    expect(calls('DELETE').map((c) => c.path)).toEqual(['/api/privacy/devices/dev_ses_phone']);
     expect(calls('GET').map((c) => c.path)).toEqual(['/api/privacy/sessions', '/api/privacy/sessions']);
     expect(document.querySelector('ul.sessions')).not.toHaveTextContent('Safari 18');
     expect(toasts()).toEqual(['success: Safari 18 on iOS 18 has been signed out']);
@@ -99,7 +99,7 @@ describe('My sessions', () => {
 
   it('a failed sign-out says so and keeps the device listed', async () => {
     server.stub.restore();
-    server.stub = privacyBackend({ 'DELETE /api/privacy/sessions/ses_phone': errorAnswer(500, 'Internal error') });
+    server.stub = privacyBackend({ 'DELETE /api/privacy/devices/dev_ses_phone': errorAnswer(500, 'Internal error') });
     await openPrivacy();
     fireEvent.click(within(items()[1]).getByRole('button', { name: /^Sign out this device/ }));
     fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Sign out' }));

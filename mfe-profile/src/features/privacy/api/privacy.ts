@@ -32,8 +32,29 @@ export interface StaffView {
   expires_at: string;
 }
 
+/** One device's live sessions (same browser, system and kind of device, whatever their versions). */
+export interface PrivacyDevice {
+  /** Sign it out with DELETE /api/privacy/devices/{key}. */
+  key: string;
+  /** The device making this request. */
+  current: boolean;
+  /** How many live sessions it holds. */
+  sign_ins: number;
+  /** Its newest sign-in. */
+  signed_in_at: string;
+  last_seen_at?: string | null;
+  browser?: string | null;
+  os?: string | null;
+  device?: 'mobile' | 'tablet' | 'desktop' | null;
+  place?: string | null;
+  /** Newest sign-in first. */
+  session_ids: string[];
+}
+
 export interface SessionList {
   sessions: PrivacySession[];
+  /** The sessions grouped by device: this one first, then the most recently used. */
+  devices: PrivacyDevice[];
   staff_views: StaffView[];
 }
 
@@ -48,6 +69,10 @@ export const getSessions = (signal?: AbortSignal) => http<SessionList>('/api/pri
  * when it is already gone).
  */
 export const revokeSession = (id: string) => http<void>(`/api/privacy/sessions/${encodeURIComponent(id)}`, { method: 'DELETE' });
+
+/** DELETE /api/privacy/devices/{key}: every session of that device (404 when it is already gone). */
+export const revokeDevice = (key: string) =>
+  http<{ revoked: number }>(`/api/privacy/devices/${encodeURIComponent(key)}`, { method: 'DELETE' });
 
 /** POST /api/privacy/sessions/revoke-others: every session but this one. */
 export const revokeOtherSessions = () => http<{ revoked: number }>('/api/privacy/sessions/revoke-others', { method: 'POST' });
@@ -111,8 +136,11 @@ export async function getDataFile(fallbackName: string): Promise<DataFile> {
     } catch {
       /* not JSON: the text is the message */
     }
-    if (res.status === 401 && token && token === authStore.get().token) expireSession();
-    throw toHttpError(res.status, body);
+    const error = toHttpError(res.status, body);
+    if (res.status === 401 && token && token === authStore.get().token) {
+      expireSession(error.errors.session === 'revoked' ? 'elsewhere' : 'expired');
+    }
+    throw error;
   }
   const type = res.headers.get('Content-Type') || 'application/json';
   return { filename: filenameFrom(res.headers.get('Content-Disposition'), fallbackName), blob: new Blob([text ?? ''], { type }) };

@@ -2,74 +2,85 @@ import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Bdi, BdiTrans, ErrorState, Loading, addToast, isHttpError, logout, timeZone, track, useConfig } from '@portal/runtime';
 import { Dialog } from '@portal/kit/dialog';
+import { formatNumber } from '@portal/kit/format';
 import { WriteButton } from '@portal/kit/offline';
 import { formatDateTime } from '../../../lib/format';
-import type { PrivacySession } from '../api/privacy';
-import { useRevokeOthers, useRevokeSession, useSessions } from '../hooks/use-sessions';
-import { DEVICE_TYPES, deviceName, deviceTypeKey } from '../lib/device';
+import { revokeDevice, type PrivacyDevice, type SessionList } from '../api/privacy';
+import { useRevokeDevice, useRevokeOthers, useSessions } from '../hooks/use-sessions';
+import { DEVICE_TYPES, deviceName, deviceTypeKey, relativeTime } from '../lib/device';
 import { Icon, type IconName } from './Icon';
 import { StaffViews } from './StaffViews';
 
-type Asking = { kind: 'one'; session: PrivacySession } | { kind: 'others' } | null;
+type Asking = { kind: 'one'; device: PrivacyDevice } | { kind: 'others' } | null;
 
-/** This device first, the others newest sign-in first (as the server lists them). */
-const ordered = (list: PrivacySession[]) => [...list.filter((s) => s.current), ...list.filter((s) => !s.current)];
+/** A device's row: the device, and the sign-in address of its newest session. */
+type Row = PrivacyDevice & { ip?: string | null };
 
-function Session({
-  session,
+/** The server's devices (this one first), each with its newest session's address. */
+const rows = (list?: SessionList): Row[] =>
+  (list?.devices ?? []).map((d) => ({ ...d, ip: list?.sessions.find((s) => s.id === d.session_ids[0])?.ip }));
+
+function Device({
+  row,
   zone,
   busy,
   onSignOut,
+  onSignOutHere,
 }: {
-  session: PrivacySession;
+  row: Row;
   zone: string;
   busy: boolean;
-  onSignOut: (session: PrivacySession, button: HTMLButtonElement) => void;
+  onSignOut: (row: Row, button: HTMLButtonElement) => void;
+  onSignOutHere: (row: Row) => void;
 }) {
   const { t, i18n } = useTranslation();
-  const name = deviceName(session, t);
-  const icon: IconName = session.device && (DEVICE_TYPES as readonly string[]).includes(session.device) ? session.device : 'unknown';
+  const name = deviceName(row, t);
+  const icon: IconName = row.device && (DEVICE_TYPES as readonly string[]).includes(row.device) ? row.device : 'unknown';
   const when = (iso: string) => <time dateTime={iso}>{formatDateTime(iso, i18n.language, zone)}</time>;
   return (
-    <li className={`session${session.current ? ' session--current' : ''}`}>
+    <li className={`session${row.current ? ' session--current' : ''}`}>
       <Icon name={icon} className="session__icon" />
       <div className="session__body">
         <p className="session__name">
           <strong>
-            {session.browser && session.os ? (
-              <BdiTrans k="privacy.sessions.browserOnOs" values={{ browser: session.browser, os: session.os }} />
+            {row.browser && row.os ? (
+              <BdiTrans k="privacy.sessions.browserOnOs" values={{ browser: row.browser, os: row.os }} />
             ) : (
               <Bdi>{name}</Bdi>
             )}
           </strong>
-          {session.current && <span className="badge">{t('privacy.sessions.thisDevice')}</span>}
+          {row.current && <span className="badge">{t('privacy.sessions.thisDevice')}</span>}
         </p>
         <dl className="dl session__facts">
           <dt>{t('privacy.sessions.deviceLabel')}</dt>
-          <dd>{t(deviceTypeKey(session))}</dd>
+          <dd>{t(deviceTypeKey(row))}</dd>
           <dt>{t('privacy.sessions.place')}</dt>
-          <dd>{session.place ? <Bdi>{session.place}</Bdi> : <span className="muted">{t('privacy.sessions.unknownPlace')}</span>}</dd>
+          <dd>{row.place ? <Bdi>{row.place}</Bdi> : <span className="muted">{t('privacy.sessions.unknownPlace')}</span>}</dd>
           <dt>{t('privacy.sessions.signedIn')}</dt>
-          <dd>{when(session.signed_in_at)}</dd>
-          {session.last_seen_at && (
+          <dd>{when(row.signed_in_at)}</dd>
+          <dt>{t('privacy.sessions.signIns')}</dt>
+          <dd>{formatNumber(row.sign_ins, i18n.language)}</dd>
+          {row.last_seen_at && (
             <>
               <dt>{t('privacy.sessions.lastSeen')}</dt>
-              <dd>{when(session.last_seen_at)}</dd>
+              <dd>
+                {when(row.last_seen_at)} ({relativeTime(row.last_seen_at, i18n.language)})
+              </dd>
             </>
           )}
-          {session.ip && (
+          {row.ip && (
             <>
               <dt>{t('privacy.sessions.ip')}</dt>
               <dd>
-                <bdi dir="ltr">{session.ip}</bdi>
+                <bdi dir="ltr">{row.ip}</bdi>
               </dd>
             </>
           )}
         </dl>
       </div>
       <div className="session__action">
-        {session.current ? (
-          <button type="button" className="btn btn-secondary btn-small" onClick={() => void logout()}>
+        {row.current ? (
+          <button type="button" className="btn btn-secondary btn-small" onClick={() => onSignOutHere(row)}>
             {t('privacy.sessions.signOutHere')}
           </button>
         ) : (
@@ -78,12 +89,12 @@ function Session({
             className="btn btn-secondary btn-small"
             aria-busy={busy || undefined}
             reasonShown={false}
-            onClick={(e) => onSignOut(session, e.currentTarget)}
+            onClick={(e) => onSignOut(row, e.currentTarget)}
           >
             {busy ? t('privacy.sessions.signingOut') : t('privacy.sessions.signOut')}
             <span className="visually-hidden">
               {' '}
-              ({name}, {formatDateTime(session.signed_in_at, i18n.language, zone)})
+              ({name}, {formatDateTime(row.signed_in_at, i18n.language, zone)})
             </span>
           </WriteButton>
         )}
@@ -93,9 +104,10 @@ function Session({
 }
 
 /**
- * My sessions: every device signed in to the account, this one marked. Another device is signed
- * out with DELETE /api/privacy/sessions/{id}, all of them but this one with revoke-others (each
- * after a confirmation); this one by logging out. The list is read again after each, and the
+ * My sessions: every device signed in to the account, one row however often it signed in, this
+ * one first and marked. Another device is signed out (every session of it) with
+ * DELETE /api/privacy/devices/{key}, all of them but this one with revoke-others (each after a
+ * confirmation); this one by logging out (its older sessions ended first). The list is read again after each, and the
  * focus goes to the section's heading (the button pressed may be gone). Before it, from the
  * same answer, the staff viewing the account now (StaffViews), when there are any.
  */
@@ -104,13 +116,13 @@ export function Sessions() {
   const id = useId();
   const zone = timeZone(useConfig().config);
   const query = useSessions();
-  const revoke = useRevokeSession();
+  const revoke = useRevokeDevice();
   const others = useRevokeOthers();
   const [asking, setAsking] = useState<Asking>(null);
   const opener = useRef<HTMLButtonElement | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
-  const sessions = ordered(query.data?.sessions ?? []);
-  const otherCount = sessions.filter((s) => !s.current).length;
+  const devices = rows(query.data);
+  const otherCount = devices.filter((d) => !d.current).length;
   const busy = revoke.isPending || others.isPending;
 
   const failed = (err: unknown) => {
@@ -119,11 +131,11 @@ export function Sessions() {
     addToast({ type: 'error', text: t('privacy.sessions.failed'), timeout: 5000 });
   };
 
-  const signOutOne = (session: PrivacySession) => {
+  const signOutOne = (device: PrivacyDevice) => {
     setAsking(null);
     if (busy) return;
-    const name = deviceName(session, t);
-    revoke.mutate(session.id, {
+    const name = deviceName(device, t);
+    revoke.mutate(device.key, {
       onSuccess: () => {
         track('my_details_sign_out_device');
         addToast({ type: 'success', text: t('privacy.sessions.signedOut', { device: name }) });
@@ -136,6 +148,16 @@ export function Sessions() {
         } else failed(err);
       },
     });
+  };
+
+  // This device's older sessions end with it; then the member's own sign-out (the Logged out
+  // screen). Not through the mutation: the list must not be read again once this session ends.
+  const signOutHere = (device: PrivacyDevice) => {
+    if (device.sign_ins <= 1) return void logout();
+    void revokeDevice(device.key).then(
+      () => logout(),
+      () => logout(),
+    );
   };
 
   const signOutOthers = () => {
@@ -172,13 +194,14 @@ export function Sessions() {
         ) : (
           <>
             <ul className="list sessions">
-              {sessions.map((s) => (
-                <Session
-                  key={s.id}
-                  session={s}
+              {devices.map((d) => (
+                <Device
+                  key={d.key}
+                  row={d}
                   zone={zone}
-                  busy={revoke.isPending && revoke.variables === s.id}
-                  onSignOut={(session, button) => ask({ kind: 'one', session }, button)}
+                  busy={revoke.isPending && revoke.variables === d.key}
+                  onSignOut={(device, button) => ask({ kind: 'one', device }, button)}
+                  onSignOutHere={signOutHere}
                 />
               ))}
             </ul>
@@ -202,7 +225,7 @@ export function Sessions() {
               <>
                 <h2 id={`${id}-ask`}>{t('privacy.sessions.confirmOneTitle')}</h2>
                 <p id={`${id}-ask-text`}>
-                  <BdiTrans k="privacy.sessions.confirmOneText" values={{ device: deviceName(asking.session, t) }} />
+                  <BdiTrans k="privacy.sessions.confirmOneText" values={{ device: deviceName(asking.device, t) }} />
                 </p>
               </>
             ) : (
@@ -218,7 +241,7 @@ export function Sessions() {
               <WriteButton
                 type="button"
                 className="btn"
-                onClick={() => (asking.kind === 'one' ? signOutOne(asking.session) : signOutOthers())}
+                onClick={() => (asking.kind === 'one' ? signOutOne(asking.device) : signOutOthers())}
               >
                 {asking.kind === 'one' ? t('privacy.sessions.confirmOne') : t('privacy.sessions.signOutOthers')}
               </WriteButton>

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useAuth } from '@portal/runtime';
-import { getSessions, revokeOtherSessions, revokeSession } from '../api/privacy';
+import { getSessions, revokeDevice, revokeOtherSessions, revokeSession } from '../api/privacy';
 
 const sessionsKey = (profileId: string | null) => ['privacy-sessions', profileId] as const;
 
@@ -31,4 +31,10 @@ export function useRevokeSession() {
 export function useRevokeOthers() {
   const refetch = useRefetchAfter();
   return useMutation({ mutationFn: () => revokeOtherSessions(), onSettled: refetch });
+}
+
+/** Every session of one device. */
+export function useRevokeDevice() {
+  const refetch = useRefetchAfter();
+  return useMutation({ mutationFn: (key: string) => revokeDevice(key), onSettled: refetch });
 }
