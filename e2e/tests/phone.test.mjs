@@ -189,6 +189,23 @@ for (const { width, height } of PHONES) {
   }
 }
 
+for (const { width, height } of PHONES) {
+  test(`the tab bar at ${width} px in all eight languages: no label cut short, the last tab in view`, { timeout: 90_000 }, async () => {
+    const page = await newPage({ width, height });
+    await signIn(page);
+    for (const lang of ['en', 'it', 'es', 'fr', 'ar', 'de', 'el', 'th']) {
+      await open(page, '/offers', lang);
+      const bar = await tabBar(page);
+      const current = bar.tabs.find((t) => t.current);
+      assert.ok(clearOfFades(current, bar, lang === 'ar'), `${lang}: "${current.text}" is outside the bar or under a fade`);
+      for (const t of bar.tabs) assert.ok(!t.cut, `${lang}: the label "${t.text}" is cut short`);
+      if (bar.tabs.some((t) => !inside(t, bar))) assert.ok(bar.fades[0] || bar.fades[1], `${lang}: tabs hidden without a fading edge`);
+    }
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+}
+
 // In English: the page drawn at build time is English and left-to-right, so in Arabic the frame
 // turns right-to-left once the scripts run (the drawn page's own limit, not the tab bar's).
 for (const { width, height } of PHONES)
