@@ -67,6 +67,10 @@ function stub(routes: Record<string, StubResponse>) {
   return stubFetch({ 'GET /api/profile': { body: PROFILE }, ...NEARBY_STORES_ROUTES, ...routes });
 }
 
+/** A text as the member reads it, names isolated in <bdi> included: the innermost element holding all of it. */
+const whole = (text: string) => (_: string, el: Element | null) =>
+  el?.textContent === text && [...el.children].every((c) => c.textContent !== text);
+
 /** The summary once it shows `text` (it replaces its skeleton, a section of the same name). */
 async function summaryWith(text: string | RegExp, name = 'Your points') {
   await screen.findByText(text);
@@ -88,8 +92,8 @@ describe("Home's points summary", () => {
     renderAt('/home');
     const region = await summaryWith('12,450');
     expect(within(region).getByText('Points balance')).toBeInTheDocument();
-    expect(within(region).getByText('Silver tier')).toBeInTheDocument();
-    expect(within(region).getByText('550 points to Gold')).toBeInTheDocument();
+    expect(within(region).getByText(whole('Silver tier'))).toBeInTheDocument();
+    expect(within(region).getByText(whole('550 points to Gold'))).toBeInTheDocument();
     const bar = within(region).getByRole('progressbar', { name: 'Progress to Gold' });
     expect(bar).toHaveAttribute('aria-valuenow', '45');
     expect(bar).toHaveAttribute('aria-valuetext', '550 points to Gold');

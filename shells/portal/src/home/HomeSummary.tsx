@@ -8,7 +8,7 @@
 // (nothing here writes).
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, track, useAuth, useOnline, TAB_CLICK_EVENTS } from '@portal/runtime';
+import { BdiTrans, Link, track, useAuth, useOnline, TAB_CLICK_EVENTS } from '@portal/runtime';
 import { createMfeStrings } from '@portal/kit/mfe-strings';
 import { formatNumber } from '@portal/kit/format';
 import { formatCalendarDate, formatDate, useTimeZone } from '@portal/kit/dates';
@@ -43,23 +43,28 @@ function useSummary(): State & { retry: () => void } {
   return { ...state, retry: () => setAttempt((n) => n + 1) };
 }
 
+/** "Gold tier", the bar to the next one, and "1,951 points to Platinum" (or "You're at the top tier"). */
 function Tier({ tier }: { tier: NonNullable<HomeSummary['tier']> }) {
   const { t, i18n } = useTranslation(HOME_NS);
-  const toNext = !tier.next
-    ? t('tierTop')
-    : tier.measure === 'spend'
-      ? t('toNextSpend', { amount: formatCents(tier.needed), tier: tier.next })
-      : t('toNextPoints', { count: tier.needed, points: formatNumber(tier.needed, i18n.language), tier: tier.next });
-  const percent = tier.next ? Math.round(tier.percent) : 100;
+  const lang = i18n.language;
+  const next = tier.next;
+  const spend = tier.measure === 'spend';
+  const needed = spend ? formatCents(tier.needed) : formatNumber(tier.needed, lang);
+  const toNextKey = spend ? 'toNextSpend' : 'toNextPoints';
+  const toNextOptions = spend ? {} : { count: tier.needed };
+  const toNext = next ? t(toNextKey, { ...toNextOptions, amount: needed, points: needed, tier: next }) : t('tierTop');
+  const percent = next ? Math.round(tier.percent) : 100;
   return (
-    <>
+    <div className="home-summary__tier">
       <p className="home-summary__row">
-        <strong>{t('tier', { tier: tier.name })}</strong> · <span>{toNext}</span>
+        <strong>
+          <BdiTrans k="tier" values={{ tier: tier.name }} />
+        </strong>
       </p>
       <div
         className="home-summary__bar"
         role="progressbar"
-        aria-label={tier.next ? t('progressLabel', { tier: tier.next }) : t('tier', { tier: tier.name })}
+        aria-label={next ? t('progressLabel', { tier: next }) : t('tier', { tier: tier.name })}
         aria-valuemin={0}
         aria-valuemax={100}
         aria-valuenow={percent}
@@ -67,7 +72,10 @@ function Tier({ tier }: { tier: NonNullable<HomeSummary['tier']> }) {
       >
         <span style={{ inlineSize: `${percent}%` }} />
       </div>
-    </>
+      <p className="home-summary__row home-summary__next">
+        {next ? <BdiTrans k={toNextKey} values={{ [spend ? 'amount' : 'points']: needed, tier: next }} options={toNextOptions} /> : toNext}
+      </p>
+    </div>
   );
 }
 
@@ -101,7 +109,7 @@ function Parts({ summary }: { summary: HomeSummary }) {
         {rewards?.shown.length ? (
           rewards.shown.map((r) => (
             <Link key={r.id} className="home-summary__voucher" href={`/rewards/item/${r.id}`}>
-              {r.name}
+              <bdi>{r.name}</bdi>
             </Link>
           ))
         ) : (
@@ -153,9 +161,13 @@ function Summary() {
               </>
             )}
           </p>
-          <div className="home-summary__tier">
-            {summary.tier ? <Tier tier={summary.tier} /> : <p className="home-summary__row muted">{t('tierNone')}</p>}
-          </div>
+          {summary.tier ? (
+            <Tier tier={summary.tier} />
+          ) : (
+            <div className="home-summary__tier">
+              <p className="home-summary__row muted">{t('tierNone')}</p>
+            </div>
+          )}
           <Parts summary={summary} />
         </>
       ) : !online ? (
