@@ -43,9 +43,14 @@ pub async fn build(settings: &Settings) -> anyhow::Result<GrpcApp> {
     if settings.demo_data {
         demo::seed(&db, &settings.tenant).await?;
     }
-    // Profiles from before member numbers, and the demo members, get theirs.
-    store::member_numbers::backfill(&db, &settings.tenant).await?;
     let cache = ProfileCache::new(Kv::connect(settings).await?.scoped("profile"));
+    // Profiles from before member numbers, and the demo members, get theirs; a copy cached
+    // without it is dropped (the KV down: it expires within minutes anyway).
+    for id in store::member_numbers::backfill(&db, &settings.tenant).await? {
+        if let Err(e) = cache.invalidate(&id).await {
+            tracing::warn!(error = %e, "a cached profile could not be marked stale after its member number");
+        }
+    }
     let refdata = RefdataServiceClient::new(portal_common::grpc::channel(&settings.service_url("refdata")?)?);
     let connections = ConnectionsServiceClient::new(portal_common::grpc::channel(&settings.service_url("connections")?)?);
     // One parsed tenant config for both services of this process.

@@ -25,8 +25,9 @@ pub async fn next(tx: &mut Tx<'_>, tenant: &str) -> Result<String> {
 
 /// Gives every profile of the tenant still without a member number one, oldest first (ties by
 /// id, so the demo members get the same numbers on every fresh start). Placeholders left by an
-/// erasure get none. Safe to repeat; each profile in its own short transaction.
-pub async fn backfill(db: &Db, tenant: &str) -> Result<u64> {
+/// erasure get none. Safe to repeat; each profile in its own short transaction. Answers the ids
+/// numbered now (their cached copies are stale).
+pub async fn backfill(db: &Db, tenant: &str) -> Result<Vec<String>> {
     let ids: Vec<String> =
         sqlx::query("SELECT id FROM profiles WHERE tenant = $1 AND member_number IS NULL AND erased_at IS NULL ORDER BY created_at, id")
             .bind(tenant)
@@ -35,7 +36,7 @@ pub async fn backfill(db: &Db, tenant: &str) -> Result<u64> {
             .iter()
             .map(|r| r.get("id"))
             .collect();
-    let mut given = 0;
+    let mut given = Vec::new();
     for id in ids {
         let mut tx = db.begin().await?;
         let number = next(&mut tx, tenant).await?;
@@ -47,7 +48,7 @@ pub async fn backfill(db: &Db, tenant: &str) -> Result<u64> {
             .rows_affected();
         if set == 1 {
             tx.commit().await?;
-            given += 1;
+            given.push(id);
         } else {
             // Another process numbered it meanwhile: keep the counter as it was.
             tx.rollback().await?;
