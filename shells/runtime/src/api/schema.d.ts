@@ -510,6 +510,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/privacy/devices/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Signs out every session of that device; its next call answers 401 with
+         *     `errors.session: "revoked"`. The current device may be signed out too (the client then logs
+         *     out): its own session ends last.
+         */
+        delete: operations["revoke_device"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/privacy/export": {
         parameters: {
             query?: never;
@@ -1543,6 +1564,30 @@ export interface components {
             /** @description Always true. */
             deleted: boolean;
         };
+        /** @description One device's live sessions: a row of "My sessions" however often it signed in. */
+        DeviceBody: {
+            /** @description As on its newest session: e.g. `Chrome 131`. */
+            browser?: string | null;
+            /** @description The device making this request. */
+            current: boolean;
+            /** @description `mobile`, `tablet` or `desktop`. */
+            device?: string | null;
+            /** @description Sign the device out with `DELETE /api/privacy/devices/{key}`. */
+            key: string;
+            /** @description When it was last used, to the minute. */
+            last_seen_at?: string | null;
+            os?: string | null;
+            place?: string | null;
+            /** @description Its sessions' ids, newest sign-in first. */
+            session_ids: string[];
+            /**
+             * Format: int32
+             * @description How many live sessions it holds.
+             */
+            sign_ins: number;
+            /** @description Its newest sign-in. */
+            signed_in_at: string;
+        };
         EmailAddress: string;
         /** @description A confirmed change of the sign-in address. */
         EmailChangeBody: {
@@ -2101,6 +2146,11 @@ export interface components {
             signed_in_at: string;
         };
         SessionList: {
+            /**
+             * @description The same sessions grouped by device (browser, system and kind of device, whatever their
+             *     versions): the current device first, then the most recently used.
+             */
+            devices: components["schemas"]["DeviceBody"][];
             sessions: components["schemas"]["SessionBody"][];
             /**
              * @description Staff viewing the account now; each ends when the member ends it, when the staff member
@@ -4278,6 +4328,63 @@ export interface operations {
             };
             /** @description Too many codes asked for */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A service is down or too slow; try again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    revoke_device: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The device's key, from `GET /api/privacy/sessions` */
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Revoked"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Staff viewing an account cannot use the privacy centre */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No device of the caller's has this key */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
