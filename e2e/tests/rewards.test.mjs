@@ -29,7 +29,7 @@ test(
     await tabs(page).getByRole('link', { name: 'Rewards', exact: true }).click();
     await page.getByRole('heading', { name: 'Rewards', level: 1 }).waitFor();
     await page.locator('.balance__value').getByText(points(before), { exact: true }).waitFor();
-    // "1,200 points expire on 18 Dec" (the date in the page's language).
+    // "1,200 points expire on 18 Dec 2026" (the kit's date style, in the page's language).
     await page.getByText(new RegExp(`^${points(expiring.points)} expire on `)).waitFor();
     await page.getByRole('progressbar', { name: 'Progress to Platinum' }).waitFor();
     assert.ok(await noSidewaysScroll(page), 'no sideways scroll on a phone');
