@@ -34,6 +34,11 @@ impl Lease {
         Lease { db: db.clone(), name: name.to_string(), holder: crate::new_id("hld_"), ttl }
     }
 
+    /// A job whose period can change (a tenant setting) keeps its TTL a few periods long.
+    pub fn set_ttl(&mut self, ttl: Duration) {
+        self.ttl = ttl;
+    }
+
     /// Who this instance is, as the `leases` table names it.
     pub fn holder(&self) -> &str {
         &self.holder

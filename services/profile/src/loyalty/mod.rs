@@ -17,6 +17,7 @@ use portal_common::config::Settings;
 use portal_common::db::Db;
 use portal_common::grpc::Channel;
 use portal_common::identity::caller;
+use portal_common::lease::Lease;
 use portal_proto::profile::v1::{
     self as pb,
     loyalty_service_server::{LoyaltyService, LoyaltyServiceServer},
@@ -24,6 +25,7 @@ use portal_proto::profile::v1::{
 use portal_proto::refdata::v1::{refdata_service_client::RefdataServiceClient, GetConfigRequest};
 use rules::LoyaltyRules;
 use std::sync::Arc;
+use std::time::Duration;
 use tonic::{Request, Response, Status};
 
 pub const DAY: i64 = 86_400;
@@ -57,6 +59,9 @@ pub struct Loyalty {
     rules_of: Arc<portal_tenant::Derived<LoyaltyRules>>,
 }
 
+/// The lease that makes the loyalty beat (expiry, tier reviews, clean-up) one replica's job.
+const POINTS_EXPIRY_LEASE: &str = "profile-points-expiry";
+
 fn now() -> i64 {
     portal_common::now_unix()
 }
@@ -73,21 +78,35 @@ impl Loyalty {
     /// Expiry runs on start, then every `expiryJobSeconds`; tiers due for a review and kept
     /// answers past their time are dealt with on the same beat. A failed run is logged and
     /// tried again on the next beat.
+    ///
+    /// With several replicas the beat runs on one of them: the instance holding the
+    /// `profile-points-expiry` lease (portal_common::lease, three beats long, renewed each beat).
+    /// The effects are safe to repeat anyway (an expiry is posted once per lot, under its member's
+    /// lock), so the lease saves the work, not the points.
     async fn jobs(self) {
+        let mut lease = Lease::new(&self.db, POINTS_EXPIRY_LEASE, Duration::from_secs(180));
+        let mut every: u64 = 60;
         loop {
-            let every = match self.run_jobs(now()).await {
-                Ok((rules, entries, points)) => {
+            lease.set_ttl(Duration::from_secs(every.saturating_mul(3).max(30)));
+            every = match lease.run_if_held(|| self.run_jobs(now())).await {
+                Ok(Some(Ok((rules, entries, points)))) => {
                     if entries > 0 {
                         tracing::info!(entries, points, "expired points");
                     }
                     rules.expiry_job_seconds
                 }
-                Err(e) => {
+                // Another replica holds the lease: look again on the next beat.
+                Ok(None) => self.rules().await.map(|r| r.expiry_job_seconds).unwrap_or(60),
+                Ok(Some(Err(e))) => {
                     tracing::warn!(error = %e, "loyalty jobs");
                     60
                 }
+                Err(e) => {
+                    tracing::warn!(error = %e, "loyalty jobs: the lease could not be taken");
+                    60
+                }
             };
-            tokio::time::sleep(std::time::Duration::from_secs(every)).await;
+            tokio::time::sleep(Duration::from_secs(every)).await;
         }
     }
 
