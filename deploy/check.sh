@@ -63,5 +63,28 @@ assert cfg["rule_files"] and cfg["scrape_configs"], "deploy/observability/promet
 EOF
 then ok "production ships every rule file in ConfigMap portal-prometheus-rules"; else bad "production overlay: the rules ConfigMap"; fi
 
+# gRPC backends are headless Services reached as dns:///<name>:50051, so callers balance across
+# every pod (docs/scale-out.md); a ClusterIP Service or an http:// URL would pin one connection.
+for overlay in "$out"/*.yaml; do
+  if python3 - "$overlay" <<'EOF'
+import sys, yaml
+docs = [d for d in yaml.safe_load_all(open(sys.argv[1])) if d]
+backends = {"auth", "profile", "connections", "qff", "refdata"}
+problems = []
+for d in docs:
+    name = d["metadata"]["name"]
+    if d["kind"] == "Service" and name in backends and d["spec"].get("clusterIP") != "None":
+        problems.append(f"Service {name} is not headless")
+    if d["kind"] in ("Deployment", "StatefulSet"):
+        for c in d["spec"]["template"]["spec"]["containers"]:
+            for e in c.get("env", []):
+                if e["name"].startswith("PORTAL_SERVICES__") and not str(e.get("value", "")).startswith("dns:///"):
+                    problems.append(f"{name}: {e['name']}={e.get('value')} is not dns:///")
+if problems:
+    sys.exit("; ".join(problems))
+EOF
+  then ok "$(basename "$overlay"): gRPC backends headless, reached as dns:///"; else bad "$(basename "$overlay"): gRPC backends must be headless and reached as dns:///"; fi
+done
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -183,6 +183,16 @@ if [ -n "${DATABASE_URL:-}" ] && [ -n "${REDIS_URL:-}" ]; then
   fi
 fi
 
+if [ -n "${DATABASE_URL:-}" ] && [ -n "${REDIS_URL:-}" ]; then
+  section "load balancing: three profile replicas behind one name, one killed, one added, under k6"
+  PORTAL_BIN=./target/debug/portal bash deploy/lb/run.sh 2>&1 | tee "$logs/lb.log"
+  if [ "${PIPESTATUS[0]}" -eq 0 ]; then
+    add 1 0
+  else
+    echo "FAILED: deploy/lb/run.sh"; add 0 1
+  fi
+fi
+
 section "the checkout: installs, builds and tests changed no tracked file"
 tree_after=$(git status --porcelain 2>/dev/null)
 if [ "$tree_before" = "$tree_after" ]; then
