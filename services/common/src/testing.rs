@@ -79,12 +79,34 @@ impl Harness {
 
 /// A request as the gateway sends it for a member's own session.
 pub fn as_member<T>(msg: T, profile_id: &str) -> tonic::Request<T> {
-    with_caller(msg, &Caller { profile_id: profile_id.into(), actor: None, tenant: None, staff: false, token_id: None, token_exp: None, auth_time: None })
+    with_caller(
+        msg,
+        &Caller {
+            profile_id: profile_id.into(),
+            actor: None,
+            tenant: None,
+            staff: false,
+            token_id: None,
+            token_exp: None,
+            auth_time: None,
+        },
+    )
 }
 
 /// A request as the gateway sends it for a staff user viewing a member's account.
 pub fn as_staff_view<T>(msg: T, profile_id: &str, staff_id: &str) -> tonic::Request<T> {
-    with_caller(msg, &Caller { profile_id: profile_id.into(), actor: Some(staff_id.into()), tenant: None, staff: false, token_id: None, token_exp: None, auth_time: None })
+    with_caller(
+        msg,
+        &Caller {
+            profile_id: profile_id.into(),
+            actor: Some(staff_id.into()),
+            tenant: None,
+            staff: false,
+            token_id: None,
+            token_exp: None,
+            auth_time: None,
+        },
+    )
 }
 
 /// A request carrying the given caller in its metadata.
