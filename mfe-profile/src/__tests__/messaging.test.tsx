@@ -6,6 +6,7 @@ import { PROFILE, backend, refused, renderAt, resetAll, toasts } from './fixture
 import { queryClient } from '../providers';
 import { profileKey } from '../api/profile';
 import { useUpdateComms } from '../features/messaging/hooks/use-comms';
+import { SAVED_VISIBLE_MS } from '../features/messaging/components/Messaging';
 import type { Profile } from '@portal/runtime';
 
 let stub: FetchStub;
@@ -99,6 +100,34 @@ describe('Messaging Preferences', () => {
     await act(async () => second.release({ body: withComms({ news: true }) }));
     expect(toggle('News')).toBeChecked();
     expect(toggle('Post')).not.toBeChecked();
+  });
+
+  it('says "Saved" next to the switch, politely, for a few seconds', async () => {
+    stub = backend({ 'PUT /api/profile/attributes/comms': { body: withComms({ sms: true }) } });
+    await renderAt('/messaging');
+    await screen.findByRole('switch', { name: 'SMS' });
+    fireEvent.click(toggle('SMS'));
+    const row = toggle('SMS').closest('li')!;
+    const status = within(row).getByRole('status');
+    expect(status).toHaveAttribute('aria-live', 'polite');
+    await waitFor(() => expect(status).toHaveTextContent('Saved'));
+    // Only that switch says so; the switch's name stays its own.
+    expect(within(toggle('Email').closest('li')!).getByRole('status')).toHaveTextContent('');
+    expect(toggle('SMS')).toHaveAccessibleName('SMS');
+    // Then it goes (after SAVED_VISIBLE_MS).
+    await waitFor(() => expect(status).toHaveTextContent(''), { timeout: SAVED_VISIBLE_MS + 1000 });
+  }, 15000);
+
+  it('says next to the switch that a refused change was not saved, and puts it back', async () => {
+    stub = backend({
+      'PUT /api/profile/attributes/comms': { status: 500, body: { status: 500, message: 'boom', errors: {}, error: true } },
+    });
+    await renderAt('/messaging');
+    await screen.findByRole('switch', { name: 'Email' });
+    fireEvent.click(toggle('Email'));
+    const status = within(toggle('Email').closest('li')!).getByRole('status');
+    await waitFor(() => expect(status).toHaveTextContent("Couldn't save"));
+    expect(toggle('Email')).toBeChecked();
   });
 
   it('rethrows the refusal to whoever awaits the change (spec 8)', async () => {

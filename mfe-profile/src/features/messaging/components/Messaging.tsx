@@ -1,3 +1,4 @@
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorState, Loading, timeZone, useAuth, useConfig } from '@portal/runtime';
 import { useProfile } from '../../../api/profile';
@@ -10,6 +11,39 @@ import { WriteFieldset } from '@portal/kit/offline';
 function usePreferenceName() {
   const { t } = useTranslation();
   return (key: string) => t(`messaging.channels.${key}`, { defaultValue: t(`messaging.topics.${key}`, { defaultValue: key }) });
+}
+
+/** What the last change of one switch came to: saved, or refused (and put back). */
+type SwitchState = 'saved' | 'failed';
+
+/** How long "Saved" stays next to a switch. */
+export const SAVED_VISIBLE_MS = 4000;
+
+/**
+ * The last change's outcome for each switch, shown next to it: "Saved" for a few seconds, or
+ * "Not saved" until the switch is changed again.
+ */
+function useSwitchStates() {
+  const [states, setStates] = useState<Record<string, SwitchState | undefined>>({});
+  const timers = useRef(new Map<string, ReturnType<typeof setTimeout>>());
+  useEffect(() => {
+    const pending = timers.current;
+    return () => pending.forEach((timer) => clearTimeout(timer));
+  }, []);
+  const set = (key: string, state: SwitchState | undefined) => {
+    clearTimeout(timers.current.get(key));
+    timers.current.delete(key);
+    setStates((s) => ({ ...s, [key]: state }));
+    if (state === 'saved')
+      timers.current.set(
+        key,
+        setTimeout(() => {
+          timers.current.delete(key);
+          setStates((s) => ({ ...s, [key]: undefined }));
+        }, SAVED_VISIBLE_MS),
+      );
+  };
+  return [states, set] as const;
 }
 
 function Switches({
@@ -25,28 +59,41 @@ function Switches({
   comms: Record<string, boolean>;
   disabled: boolean;
 }) {
+  const { t } = useTranslation();
   const name = usePreferenceName();
   const update = useUpdateComms();
+  const [states, setState] = useSwitchStates();
   if (!keys.length) return null;
+  const change = (key: string, value: boolean) => {
+    setState(key, undefined);
+    // The mutation rolls a refusal back and toasts it; the outcome is also told next to the switch.
+    update.mutateAsync({ [key]: value }).then(
+      () => setState(key, 'saved'),
+      () => setState(key, 'failed'),
+    );
+  };
   return (
     <section className="card" aria-labelledby={id}>
       <h2 id={id}>{title}</h2>
       <WriteFieldset className="fieldset" disabled={disabled} aria-labelledby={id}>
         <ul className="list">
           {keys.map((key) => (
-            <li key={key}>
-              <label className="switch-row" htmlFor={`comms-${key}`}>
-                <span>{name(key)}</span>
-                <input
-                  id={`comms-${key}`}
-                  type="checkbox"
-                  role="switch"
-                  className="switch"
-                  checked={comms[key] === true}
-                  // Errors are handled by the mutation (rollback and toast); nothing to await here.
-                  onChange={(e) => update.mutate({ [key]: e.target.checked })}
-                />
+            <li key={key} className="switch-row">
+              <label className="switch-row__name" htmlFor={`comms-${key}`}>
+                {name(key)}
               </label>
+              {/* Always present, so a screen reader hears what appears in it. */}
+              <span role="status" aria-live="polite" className={`switch-status${states[key] === 'failed' ? ' switch-status--failed' : ''}`}>
+                {states[key] === 'saved' ? t('messaging.switchSaved') : states[key] === 'failed' ? t('messaging.switchFailed') : ''}
+              </span>
+              <input
+                id={`comms-${key}`}
+                type="checkbox"
+                role="switch"
+                className="switch"
+                checked={comms[key] === true}
+                onChange={(e) => change(key, e.target.checked)}
+              />
             </li>
           ))}
         </ul>
