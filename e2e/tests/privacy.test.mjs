@@ -1,5 +1,6 @@
 // Issue 13, the privacy centre (My Details → /profile/privacy) against the real back end: a new
-// member signed in on two browsers sees both, signs the other out (which the server then refuses),
+// member signed in on two browsers sees both, signs the other out (which the server then refuses,
+// and that browser says it was signed out from another device, issue 24),
 // signs out everywhere else, downloads a data file holding their email and points ledger, and
 // deletes the account with an emailed code: the native app is told, the Logged out screen shows,
 // the old sessions are refused, and the address signs up afresh with none of the old data.
@@ -31,6 +32,10 @@ async function register(email) {
   return { status: res.status, body: await res.json().catch(() => null) };
 }
 
+/** Each browser tells the server what it is: the privacy centre lists one row per device. */
+const WINDOWS_CHROME = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+const MAC_SAFARI = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Safari/605.1.15';
+
 const token = (page) => page.evaluate(() => localStorage.getItem('portal.auth'));
 const sessionItems = (page) => page.locator('ul.sessions > li');
 const section = (page, name) => page.locator('section', { has: page.getByRole('heading', { name, level: 2, exact: true }) });
@@ -55,7 +60,7 @@ test('the privacy centre: sessions signed out, the data downloaded, the account 
   const a = await newPage();
   await a.addInitScript(recordAnalytics);
   await signIn(a, EMAIL);
-  const b = await newPage({ width: 1280, height: 900 });
+  const b = await newPage({ width: 1280, height: 900, userAgent: WINDOWS_CHROME });
   await signIn(b, EMAIL);
   const tokenA = await token(a);
   const tokenB = await token(b);
@@ -92,6 +97,15 @@ test('the privacy centre: sessions signed out, the data downloaded, the account 
   const listed = (await api(tokenA, 'GET', '/api/privacy/sessions')).body.sessions;
   assert.equal(listed.length, 2);
   assert.deepEqual(listed.map((s) => s.current).sort(), [false, true]);
+  const devices = (await api(tokenA, 'GET', '/api/privacy/sessions')).body.devices;
+  assert.deepEqual(
+    devices.map((d) => [d.current, d.sign_ins]),
+    [
+      [true, 1],
+      [false, 1],
+    ],
+    'this device first',
+  );
 
   // A signs B out.
   const other = sessionItems(a).filter({ hasNot: thisDevice });
@@ -107,14 +121,15 @@ test('the privacy centre: sessions signed out, the data downloaded, the account 
   assert.equal((await api(tokenB, 'GET', '/api/profile')).status, 401, 'the server refuses B at once');
   assert.equal((await api(tokenA, 'GET', '/api/profile')).status, 200, 'A stays signed in');
 
-  // B finds out on its next call: the session-expired toast, then the Logged out screen.
+  // B finds out on its next call that another device signed it out (not that its visit expired).
   await b.getByRole('navigation', { name: 'Account sections' }).getByRole('link', { name: 'Rewards', exact: true }).click();
-  await b.getByText('Your secure visit has expired. Please log in again').waitFor();
-  await b.getByRole('heading', { name: 'Logged out securely' }).waitFor();
+  await b.getByText('You were signed out from another device').first().waitFor();
+  await b.getByRole('heading', { name: 'Signed out from another device' }).waitFor();
+  assert.equal(await b.getByText('Your secure visit has expired. Please log in again').count(), 0);
   assert.equal(await token(b), null);
 
   // A third browser, then "Sign out everywhere else" from A.
-  const c = await newPage({ width: 1280, height: 900 });
+  const c = await newPage({ width: 1280, height: 900, userAgent: MAC_SAFARI });
   await signIn(c, EMAIL);
   const tokenC = await token(c);
   await a.reload();
@@ -190,4 +205,71 @@ test('the privacy centre: sessions signed out, the data downloaded, the account 
 
   for (const p of [a, b, c, d]) assert.deepEqual(p.errors, []);
   for (const p of [a, b, c, d]) await p.context().close();
+});
+
+test(
+  'a phone in Arabic signed out from the desktop is told so in Arabic; the desktop lists it as one device',
+  { timeout: 120_000 },
+  async () => {
+    const email = `devices.${stamp}@example.com`;
+    assert.equal((await register(email)).status, 202);
+    // The same phone signed in twice (an older session left behind): one device.
+    const before = await newPage({ width: 390, height: 844 });
+    await signIn(before, email);
+    const phone = await newPage({ width: 390, height: 844 });
+    await signIn(phone, email);
+    const desktop = await newPage({ width: 1280, height: 800, userAgent: WINDOWS_CHROME });
+    await signIn(desktop, email);
+    await phone.goto(`${BASE}/home?lang=ar`);
+    await phone.locator('html[dir="rtl"]').waitFor();
+
+    await desktop.goto(`${BASE}/profile/privacy`);
+    await sessionItems(desktop).nth(1).waitFor();
+    assert.equal(await sessionItems(desktop).count(), 2, 'two devices, three sessions');
+    const other = sessionItems(desktop).filter({ hasNot: desktop.getByText('This device', { exact: true }) });
+    assert.match(await other.textContent(), /Sign-ins2/);
+    assert.match(await other.textContent(), /Last active/);
+    await other.getByRole('button', { name: /^Sign out this device/ }).click();
+    await desktop.getByRole('dialog', { name: 'Sign out this device?' }).getByRole('button', { name: 'Sign out', exact: true }).click();
+    await desktop.getByText("You're only signed in on this device.").waitFor();
+
+    await phone.goto(`${BASE}/profile?lang=ar`);
+    await phone.getByRole('heading', { name: 'تم تسجيل الخروج من جهاز آخر' }).waitFor();
+    await phone.getByText('تم تسجيل خروجك من جهاز آخر').first().waitFor();
+    await phone.screenshot({ path: `${process.env.E2E_SHOTS ?? '/tmp'}/signed-out-elsewhere-ar-390.png` });
+    await desktop.screenshot({ path: `${process.env.E2E_SHOTS ?? '/tmp'}/devices-en-1280.png` });
+    for (const p of [phone, desktop]) assert.deepEqual(p.errors, []);
+    for (const p of [phone, desktop]) await p.context().close();
+  },
+);
+
+test('two minutes before the idle end a warning keeps the focus on the form; Stay signed in renews', { timeout: 90_000 }, async () => {
+  const email = `expiry.${stamp}@example.com`;
+  assert.equal((await register(email)).status, 202);
+  const page = await newPage({ width: 390, height: 844 });
+  await page.clock.install();
+  await signIn(page, email);
+  await page.goto(`${BASE}/profile`);
+  const field = page.getByLabel('First name');
+  await field.waitFor();
+  await field.focus();
+  await page.keyboard.type(' draft');
+  // The idle limit is 2 h since the last call the server accepted (less a minute's margin).
+  // Every call of the page answered first: each one the server accepts starts the idle time again.
+  await page.waitForLoadState('networkidle');
+  await page.clock.fastForward('01:57:30');
+  const warning = page.getByText('Your session ends in 2 minutes');
+  await warning.waitFor();
+  assert.equal(
+    await page.evaluate(() => document.activeElement?.getAttribute('autocomplete') ?? document.activeElement?.tagName),
+    await field.evaluate((el) => el.getAttribute('autocomplete') ?? el.tagName),
+    'the focus stays in the form',
+  );
+  assert.match(await field.inputValue(), / draft$/);
+  await page.screenshot({ path: `${process.env.E2E_SHOTS ?? '/tmp'}/session-warning-en-390.png` });
+  await page.getByRole('button', { name: 'Stay signed in' }).click();
+  await warning.waitFor({ state: 'detached' });
+  assert.match(await field.inputValue(), / draft$/, 'what was typed stays');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
 });
