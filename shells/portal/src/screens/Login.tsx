@@ -23,6 +23,8 @@ import {
 } from '@portal/runtime';
 import { safeRedirect } from '../mfe/routes';
 import { clearLinkFailure, linkStore } from '../auth-link';
+import { LanguageChooser } from '../features/login/components/LanguageChooser';
+import { useCooldown } from '../features/login/hooks/useCooldown';
 
 type Phase = 'idle' | 'sending' | 'sent' | 'code';
 
@@ -66,6 +68,10 @@ export function Login() {
   const [codeError, setCodeError] = useState<string | null>(null);
   const [verifying, setVerifying] = useState(false);
   const [resent, setResent] = useState(false);
+  // After a link or code is sent, "Resend" waits (longer after the server's 429).
+  const cooldown = useCooldown();
+  const [resending, setResending] = useState(false);
+  const [resendError, setResendError] = useState<string | null>(null);
   // Each step replaces the card, and the button that led to it: the focus goes to the new step's
   // heading (or back to the address on the first step), else a keyboard user starts over at the
   // top of the page. A refused code puts the focus back on the code field with its message.
@@ -126,10 +132,34 @@ export function Login() {
     try {
       const body: AuthRequest = { email: email.trim(), redirect, ...embedFields() };
       await http<MessageResponse>('/api/auth', { method: 'POST', body });
+      setResent(false);
+      setResendError(null);
+      cooldown.start();
       setPhase('sent');
     } catch (err) {
       setPhase('idle');
       setError(messageFor(err));
+    }
+  };
+
+  /** After a 429 the resend waits longer; its message is shown. */
+  const resendFailed = (err: unknown) => {
+    if (isHttpError(err) && err.status === 429) cooldown.start(60);
+    return messageFor(err);
+  };
+
+  const resendLink = async () => {
+    setResendError(null);
+    setResending(true);
+    try {
+      const body: AuthRequest = { email: email.trim(), redirect, ...embedFields() };
+      await http<MessageResponse>('/api/auth', { method: 'POST', body });
+      setResent(true);
+      cooldown.start();
+    } catch (err) {
+      setResendError(resendFailed(err));
+    } finally {
+      setResending(false);
     }
   };
 
@@ -148,9 +178,10 @@ export function Login() {
       await http<MessageResponse>('/api/auth/email', { method: 'POST', body });
       setCode('');
       setResent(again);
+      cooldown.start();
       setPhase('code');
     } catch (err) {
-      if (again) setCodeError(messageFor(err));
+      if (again) setCodeError(resendFailed(err));
       else {
         setPhase('idle');
         setError(messageFor(err));
@@ -181,7 +212,10 @@ export function Login() {
     setCode('');
     setCodeError(null);
     setResent(false);
+    setResendError(null);
   };
+
+  const resendLabel = (label: string) => (cooldown.left > 0 ? t('login.resendIn', { seconds: cooldown.left }) : label);
 
   if (phase === 'sent') {
     return (
@@ -190,8 +224,21 @@ export function Login() {
           <h1 id="login-title" ref={title} tabIndex={-1}>
             {t('login.checkInbox')}
           </h1>
-          <p role="status">{t('login.sent')}</p>
+          <p role="status">{resent ? t('login.linkResent') : t('login.sent')}</p>
+          <p>
+            <BdiTrans ns="shell" k="login.sentTo" values={{ email: email.trim() }} />
+          </p>
           <p className="muted">{t('login.sentHint')}</p>
+          {resendError && (
+            <p className="field-error" role="alert">
+              {resendError}
+            </p>
+          )}
+          <p>
+            <button type="button" className="btn" onClick={() => void resendLink()} disabled={resending || cooldown.left > 0}>
+              {resending ? t('login.sending') : resendLabel(t('login.resend'))}
+            </button>
+          </p>
           <button type="button" className="btn-link" onClick={startOver}>
             {t('login.another')}
           </button>
@@ -236,8 +283,8 @@ export function Login() {
             </button>
           </form>
           <p>
-            <button type="button" className="btn-link" onClick={() => void requestCode(true)}>
-              {t('login.codeResend')}
+            <button type="button" className="btn-link" onClick={() => void requestCode(true)} disabled={cooldown.left > 0}>
+              {resendLabel(t('login.codeResend'))}
             </button>{' '}
             <button type="button" className="btn-link" onClick={startOver}>
               {t('login.another')}
@@ -253,6 +300,7 @@ export function Login() {
       {cover && <img className="login-cover" src={cover.url} alt={cover.alt} />}
       <div className="card">
         <h1 id="login-title">{t('login.title')}</h1>
+        <LanguageChooser disabled={drawn} />
         {link.phase === 'failed' && (
           <p className="field-error" role="alert">
             {t('login.linkFailed')}
