@@ -142,6 +142,26 @@ describe('My Details', () => {
     expect(labels).toEqual([...labels].sort(new Intl.Collator('ar').compare));
   });
 
+  it('names the region, the country and the state, not their codes', async () => {
+    await openDetails();
+    const region = screen.getByText('Region').nextElementSibling as HTMLElement;
+    expect(region).toHaveTextContent('Australia');
+    expect(region).not.toHaveTextContent('AU');
+    const shown = (name: string) => (within(screen.getByLabelText(name)).getByRole('option', { selected: true }) as HTMLOptionElement).text;
+    expect(shown('Country')).toBe('Australia');
+    expect(shown('State or region')).toBe('Victoria');
+  });
+
+  it('names the region in the page language (Arabic)', async () => {
+    const { setLanguage, languageReady } = await import('@portal/runtime');
+    setLanguage('ar');
+    await act(() => languageReady());
+    await renderAt('/profile');
+    await screen.findByRole('heading', { level: 2, name: 'البيانات الشخصية' });
+    const region = screen.getByText('المنطقة').nextElementSibling as HTMLElement;
+    expect(region).toHaveTextContent('أستراليا');
+  });
+
   it('asks for a typed state where the country has no subdivisions, and a typed country when the list is unavailable', async () => {
     await openDetails();
     fireEvent.change(field('Country'), { target: { value: 'NZ' } });

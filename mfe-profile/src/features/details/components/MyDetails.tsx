@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { findCountry, useCountries } from '@portal/runtime/countries';
 import { Bdi, ErrorState, Loading, useAuth, type Profile } from '@portal/runtime';
 import { useProfile } from '../../../api/profile';
 import { useTiers } from '../hooks/use-tiers';
@@ -17,12 +18,30 @@ function grouped(number: string): string {
 }
 
 /**
+ * A region's name in the page's language: the browser's own names (Intl.DisplayNames), else the
+ * countries list's name, else the code as it is ("AU" only when nothing knows it).
+ */
+export function useRegionName(handle: string | null | undefined, lang: string): string | null {
+  const { countries } = useCountries();
+  if (!handle) return null;
+  const code = handle.toUpperCase();
+  try {
+    const name = new Intl.DisplayNames([lang], { type: 'region', fallback: 'none' }).of(code);
+    if (name) return name;
+  } catch {
+    // Not a region code the browser knows (or no Intl.DisplayNames): try the list.
+  }
+  return findCountry(countries, handle)?.name ?? code;
+}
+
+/**
  * Name, member number (read-only: the brand issues it; the internal profile id is never shown),
  * tier (its name from GET /api/profile/tiers), region and language at a glance.
  */
 function Summary({ profile }: { profile: Profile }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const tiers = useTiers();
+  const region = useRegionName(profile.region?.handle, i18n.language);
   const notSet = t('profile.notSet');
   const lang = profile.custom_attributes?.locale?.language;
   const name = [profile.first_name, profile.last_name].filter(Boolean).join(' ');
@@ -47,7 +66,7 @@ function Summary({ profile }: { profile: Profile }) {
         <dt>{t('profile.tier')}</dt>
         <dd>{tier ? <span className="badge">{tier}</span> : notSet}</dd>
         <dt>{t('profile.region')}</dt>
-        <dd>{profile.region?.handle ? profile.region.handle.toUpperCase() : notSet}</dd>
+        <dd>{region ?? notSet}</dd>
         <dt>{t('profile.language')}</dt>
         <dd>{typeof lang === 'string' && lang ? t(`language.${lang}`, { ns: 'runtime', defaultValue: lang }) : notSet}</dd>
       </dl>
