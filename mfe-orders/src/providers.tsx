@@ -9,7 +9,7 @@ export const { queryClient } = mfe;
 followNetwork();
 
 /** What My Orders and the claims show offline, from the last visit: the purchases and the claims. */
-export const offlineCache = createOfflineCache(queryClient, { key: ORDERS_CACHE_KEY, names: ['transactions', 'claims'] });
+export const offlineCache = createOfflineCache(queryClient, { key: ORDERS_CACHE_KEY, names: ['transactions', 'claims', 'wishlists'] });
 
 /** Strings and the query client of this MFE, with the member's last known data kept for offline. */
 export function Providers({ children }: { children: ReactNode }) {

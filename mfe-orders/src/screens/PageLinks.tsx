@@ -7,6 +7,7 @@ export function PageLinks() {
   const items = [
     { href: '/transactions', label: t('orders.title') },
     { href: '/claim-transaction', label: t('claim.title') },
+    { href: '/wishlist', label: t('wishlistScreen.title') },
   ];
   return <SubNav label={t('nav.label')} items={items} />;
 }

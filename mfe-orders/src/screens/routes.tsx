@@ -17,4 +17,11 @@ export const routes: RouteDef[] = [
       import(/* webpackChunkName: "claim" */ '../features/claim/components/ClaimTransaction').then((m) => m.ClaimTransaction),
     ),
   },
+  {
+    path: '/wishlist',
+    title: 'Wish List',
+    Component: screen(() =>
+      import(/* webpackChunkName: "wishlist" */ '../features/wishlist-screen/components/WishLists').then((m) => m.WishLists),
+    ),
+  },
 ];

@@ -6,7 +6,7 @@ import { matchPath } from '@portal/runtime';
  */
 export const MFE_ROUTES: Record<string, string[]> = {
   mfe_profile: ['/profile', '/profile/privacy', '/size', '/messaging', '/preference'],
-  mfe_orders: ['/transactions', '/claim-transaction'],
+  mfe_orders: ['/transactions', '/claim-transaction', '/wishlist'],
   mfe_rewards: ['/rewards', '/rewards/item/:id', '/offers'],
 };
 
