@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, newPage, signIn } from './helpers.mjs';
+import { BASE, latestEmail, newPage, signIn } from './helpers.mjs';
 
 test('a member signs in with an emailed link, lands on /home and sees My Details from mfe-profile', async () => {
   const page = await newPage();
@@ -51,4 +51,50 @@ test('a used or forged link does not sign anyone in', async () => {
   await page.getByText('This sign-in link is invalid or has expired. Please request a new one.').waitFor();
   await page.goto(`${BASE}/profile`);
   await page.getByRole('heading', { name: 'Please log in to continue' }).waitFor();
+});
+
+test('on a phone, Arabic chosen on the sign-in page: the page is right to left and Arabic, and signing in by code works', async () => {
+  const page = await newPage({ width: 390, height: 844 });
+  await page.goto(`${BASE}/`);
+  await page.getByRole('heading', { name: 'Sign in to your account' }).waitFor();
+  const chooser = page.getByLabel('Language');
+  const names = await chooser.locator('option').allTextContents();
+  assert.ok(names.includes('العربية') && names.includes('Deutsch'), `each language in its own name: ${names}`);
+  await chooser.selectOption('ar');
+  await page.getByRole('heading', { name: 'سجّل الدخول إلى حسابك' }).waitFor();
+  assert.deepEqual(
+    await page.evaluate(() => [document.documentElement.dir, document.documentElement.lang, localStorage.getItem('portal.language')]),
+    ['rtl', 'ar', 'ar'],
+  );
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  assert.ok(overflow <= 0, `nothing wider than the phone (${overflow} px over)`);
+
+  const email = 'demo@example.com';
+  const since = Date.now() - 1000;
+  await page.locator('#login-email').fill(email);
+  await page.getByRole('button', { name: 'أرسل لي رمزًا عبر البريد الإلكتروني بدلاً من ذلك' }).click();
+  await page.getByRole('heading', { name: 'أدخل الرمز' }).waitFor();
+  const mail = await latestEmail(email, { after: since });
+  const code = mail.text.match(/\b(\d{6})\b/)?.[1];
+  assert.ok(code, `a code in ${mail.text}`);
+  await page.locator('#login-code').fill(code);
+  await page.getByRole('button', { name: 'تسجيل الدخول' }).click();
+  await page.waitForURL((u) => u.pathname === '/home');
+  assert.equal(await page.evaluate(() => document.documentElement.dir), 'rtl', 'still Arabic after signing in');
+  assert.deepEqual(page.errors, []);
+});
+
+test('after "send link" the inbox step shows the address, a Resend that counts down, and another address', async () => {
+  const page = await newPage({ width: 390, height: 844 });
+  await page.goto(`${BASE}/`);
+  await page.getByLabel('Email address').fill('demo@example.com');
+  await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
+  await page.getByRole('heading', { name: 'Check your inbox' }).waitFor();
+  await page.getByText('Sent to demo@example.com').waitFor();
+  const resend = page.getByRole('button', { name: /^Resend in \d+ s$/ });
+  await resend.waitFor();
+  assert.ok(await resend.isDisabled(), 'Resend waits for its cooldown');
+  await page.getByRole('button', { name: 'Use a different email address' }).click();
+  assert.equal(await page.getByLabel('Email address').inputValue(), 'demo@example.com');
+  assert.deepEqual(page.errors, []);
 });

@@ -300,7 +300,6 @@ export function Login() {
       {cover && <img className="login-cover" src={cover.url} alt={cover.alt} />}
       <div className="card">
         <h1 id="login-title">{t('login.title')}</h1>
-        <LanguageChooser disabled={drawn} />
         {link.phase === 'failed' && (
           <p className="field-error" role="alert">
             {t('login.linkFailed')}
@@ -335,6 +334,8 @@ export function Login() {
             {t('login.codeInstead')}
           </button>
         </p>
+        {/* After the form, so the address stays the first field a keyboard reaches. */}
+        <LanguageChooser disabled={drawn} />
       </div>
     </section>
   );

@@ -27,7 +27,7 @@ export function LanguageChooser({ disabled }: { disabled?: boolean }) {
     if (url.href !== window.location.href) window.history.replaceState(window.history.state, '', url.href);
   };
   return (
-    <div className="field login-language">
+    <div className="field login-language" style={{ textAlign: 'start' }}>
       <label htmlFor="login-language">{t('language.label')}</label>
       <select id="login-language" value={language} disabled={disabled} onChange={(e) => choose(e.target.value)}>
         {languages.map((lang) => (
