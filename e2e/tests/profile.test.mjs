@@ -160,3 +160,65 @@ test(
     }
   },
 );
+
+// Issue 24: My Details names the region, the country and the state in the member's language
+// ("Australia", "Victoria"; "أستراليا" in Arabic), and a messaging switch says "Saved" next to itself.
+for (const [label, viewport] of [
+  ['phone', { width: 390, height: 844 }],
+  ['desktop', { width: 1280, height: 800 }],
+]) {
+  test(`names the region and confirms a messaging switch next to it, English and Arabic (${label})`, { timeout: 90_000 }, async () => {
+    const page = await newPage(viewport);
+    await signIn(page);
+    await page.waitForURL((u) => u.pathname === '/home');
+    const token = await page.evaluate(() => localStorage.getItem('portal.auth'));
+    const before = (await api(token, 'GET', '/api/profile')).body;
+    const selectedText = (name) => page.getByLabel(name, { exact: true }).evaluate((s) => s.options[s.selectedIndex]?.text);
+    try {
+      // Demo's address is in Victoria, Australia (put it there if another test moved it).
+      await api(token, 'PUT', '/api/profile', { address: { ...(before.address ?? {}), country: 'AU', state: 'VIC' } });
+      await page.goto(`${BASE}/profile`);
+      await page.getByRole('heading', { name: 'Personal details', level: 2 }).waitFor();
+      const region = page.locator('dt', { hasText: 'Region' }).locator('xpath=following-sibling::dd[1]');
+      assert.equal((await region.textContent()).trim(), 'Australia');
+      await page.waitForFunction(() => document.getElementById('pf-address-state')?.tagName === 'SELECT');
+      assert.equal(await selectedText('Country'), 'Australia');
+      assert.equal(await selectedText('State or region'), 'Victoria');
+
+      // Messaging: "Saved" appears next to the switch changed, in a polite live region, then goes.
+      await page.goto(`${BASE}/messaging`);
+      const sms = page.getByRole('switch', { name: 'SMS' });
+      await sms.waitFor();
+      const row = page.getByRole('listitem').filter({ has: sms });
+      const status = row.getByRole('status');
+      assert.equal(await status.getAttribute('aria-live'), 'polite');
+      await sms.click();
+      await status.getByText('Saved', { exact: true }).waitFor();
+      // Next to it: on the same line as the switch.
+      const [s, w] = [await status.boundingBox(), await sms.boundingBox()];
+      assert.ok(Math.abs(s.y + s.height / 2 - (w.y + w.height / 2)) < 20, 'the confirmation is beside the switch');
+      await page.waitForFunction((el) => el.textContent === '', await status.elementHandle(), { timeout: 8000 });
+
+      // Arabic: the country by its Arabic name.
+      await api(token, 'PUT', '/api/profile/attributes/custom/locale:language', { value: 'ar' });
+      await page.goto(`${BASE}/profile?lang=ar`);
+      await page.waitForFunction(() => document.documentElement.lang === 'ar');
+      await page.getByRole('heading', { name: 'البيانات الشخصية', level: 2 }).waitFor();
+      const regionAr = page.locator('dt', { hasText: 'المنطقة' }).locator('xpath=following-sibling::dd[1]');
+      assert.equal((await regionAr.textContent()).trim(), 'أستراليا');
+      assert.equal(await selectedText('الدولة'), 'أستراليا');
+      await page.goto(`${BASE}/messaging?lang=ar`);
+      const smsAr = page.locator('#comms-sms');
+      await smsAr.waitFor();
+      await smsAr.click();
+      await page.getByRole('listitem').filter({ has: smsAr }).getByRole('status').getByText('تم الحفظ').waitFor();
+      assert.deepEqual(page.errors, []);
+    } finally {
+      await api(token, 'PUT', '/api/profile/attributes/custom/locale:language', {
+        value: before.custom_attributes?.locale?.language ?? 'en',
+      });
+      await api(token, 'PUT', '/api/profile/attributes/comms', { sms: before.attributes.comms.sms === true });
+      if (before.address) await api(token, 'PUT', '/api/profile', { address: before.address });
+    }
+  });
+}
