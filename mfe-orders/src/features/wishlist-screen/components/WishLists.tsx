@@ -12,7 +12,6 @@ function Item({ item, names }: { item: ListItem; names: Record<string, string> }
   return (
     <li className="wishlist-item">
       <span className="wishlist-item__name">{name}</span>
-      {item.product_variant_id && <span className="muted"> · {t('wishlistScreen.variant', { id: item.product_variant_id })}</span>}
     </li>
   );
 }
