@@ -220,6 +220,7 @@ function MemberHome() {
       <h1 id="home-title">{firstName ? <BdiTrans ns="shell" k="home.greeting" values={{ name: firstName }} /> : t('home.greetingAnon')}</h1>
       <p className="lead">{t('home.intro')}</p>
       <SummarySlot />
+      <CardSlot profile={profile} />
       <ShopNow />
       <div className="card-grid">
         {CARDS.map(({ key, href }) => (
@@ -229,7 +230,6 @@ function MemberHome() {
           </Link>
         ))}
       </div>
-      <CardSlot profile={profile} />
       <RemoteParcel remote={HOME_PARCEL_REMOTE} props={QFF_SUMMARY} className="home-qff" />
       <WhenVisible>
         <Suspense fallback={null}>
