@@ -111,6 +111,21 @@ impl Inner {
         let recorded = store::activity::record(&self.db, pid, p, Self::now(), &once_key).await?;
         Ok(Some(pb::Activity { kind: p.mode.clone(), key: key.clone(), name: p.name.clone(), recorded }))
     }
+
+    /// A signed-in member's check-in or sign-up in one tap: the same checks as a link or code
+    /// asks for, then the same record a redeemed one makes, for the caller.
+    pub(crate) async fn record_now(&self, pid: &str, r: pb::RecordActivityRequest) -> Result<pb::Activity, AuthError> {
+        if r.mode.trim().is_empty() {
+            return Err(AuthError::field("mode", "Use visit or event"));
+        }
+        let p = self.pending(&r.mode, &r.location, r.event_data.as_ref(), &r.custom_fields).await?;
+        Ok(self.record_activity(pid, &p).await?.unwrap_or_default())
+    }
+
+    /// The caller's sign-up for event `key`, with the answers kept.
+    pub(crate) async fn event_sign_up(&self, pid: &str, key: &str) -> Result<pb::EventSignUp, AuthError> {
+        Ok(store::activity::event(&self.db, pid, key.trim()).await?.unwrap_or_default())
+    }
 }
 
 /// The date at `now` in the store's time zone (the default zone when it has none or a bad one).

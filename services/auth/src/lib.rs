@@ -262,4 +262,24 @@ impl AuthService for Auth {
     ) -> Result<Response<pb::GetVerificationKeysResponse>, Status> {
         Ok(Response::new(self.inner.rotate_keys().await?))
     }
+
+    #[tracing::instrument(skip_all)]
+    async fn record_activity(&self, req: Request<pb::RecordActivityRequest>) -> Result<Response<pb::Activity>, Status> {
+        let c = member_acting(req.metadata())?;
+        Ok(Response::new(self.inner.record_now(&c.profile_id, req.into_inner()).await?))
+    }
+
+    async fn get_event_sign_up(&self, req: Request<pb::GetEventSignUpRequest>) -> Result<Response<pb::EventSignUp>, Status> {
+        let c = Caller::guard(req.metadata()).map_err(AuthError::from)?;
+        Ok(Response::new(self.inner.event_sign_up(&c.profile_id, &req.get_ref().event).await?))
+    }
+}
+
+/// A member acting for themselves (check-ins, sign-ups): a staff view sees, never acts.
+fn member_acting(md: &tonic::metadata::MetadataMap) -> Result<Caller, AuthError> {
+    let c = Caller::guard_writer(md)?;
+    if c.staff {
+        return Err(AuthError::Forbidden("Only members can do this"));
+    }
+    Ok(c)
 }

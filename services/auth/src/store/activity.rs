@@ -26,6 +26,16 @@ pub async fn record(db: &Db, pid: &str, p: &Pending, at: i64, once_key: &str) ->
     Ok(done.rows_affected() == 1)
 }
 
+/// The member's sign-up for event `key` (its `once_key`), if there is one.
+pub async fn event(db: &Db, pid: &str, key: &str) -> Result<Option<pb::EventSignUp>> {
+    Ok(sqlx::query("SELECT custom_fields, at FROM sign_in_activity WHERE profile_id = $1 AND kind = 'event' AND once_key = $2")
+        .bind(pid)
+        .bind(key)
+        .fetch_optional(&db.pool)
+        .await?
+        .map(|r| pb::EventSignUp { signed_up: true, custom_fields: stored::custom_fields(r.get("custom_fields")), at: r.get("at") }))
+}
+
 /// Everything recorded for the member, oldest first (the data export).
 pub async fn all(db: &Db, pid: &str) -> Result<Vec<pb::SignInActivity>> {
     Ok(sqlx::query("SELECT kind, location, event_data, custom_fields, at FROM sign_in_activity WHERE profile_id = $1 ORDER BY at, id")

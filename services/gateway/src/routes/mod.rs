@@ -1,4 +1,5 @@
 //! Every REST route of the spec, one module per resource, merged here.
+pub mod activity;
 pub mod auth;
 pub mod claims;
 pub mod config;
@@ -141,6 +142,7 @@ pub fn api() -> OpenApiRouter<AppState> {
         .merge(network::router())
         .merge(config::router())
         .merge(auth::router())
+        .merge(activity::router())
         .merge(profile::router())
         .merge(orders::router())
         .merge(claims::router())

@@ -29,6 +29,7 @@ pub(crate) use both;
 
 mod activity_types;
 mod auth;
+mod checkin;
 mod bounded_errors;
 mod claims;
 mod codes;

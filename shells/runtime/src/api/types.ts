@@ -38,6 +38,8 @@ export type LocalText = Schemas['LocalText'];
 export type Whereabouts = Schemas['Whereabouts'];
 /** A check-in or event sign-up that a sign-in brought (`activity` of the session answer). */
 export type SignInActivity = Schemas['Activity'];
+/** The member's own sign-up for an event (`GET /api/activity/event/{m}`), with their answers. */
+export type EventSignUp = Schemas['EventSignUp'];
 export type TransactionItem = Schemas['TransactionItemBody'];
 export type Transaction = Schemas['TransactionBody'];
 export type PageMeta = Schemas['PageMeta'];
