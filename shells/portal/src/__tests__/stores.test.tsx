@@ -143,6 +143,19 @@ describe('the location page', () => {
     expect(screen.queryByRole('button', { name: 'Email me a check-in link' })).not.toBeInTheDocument();
   });
 
+  it('checks a signed-in member in with one tap, no email to confirm', async () => {
+    backend({ 'POST /api/activity/visit': { body: { kind: 'visit', key: 'chadstone', name: 'Chadstone', recorded: true } } });
+    localStorage.setItem('portal.auth', makeToken({ pid: 'p_demo', exp: now() + 600 }));
+    initAuth();
+    renderAt('/loc/chadstone');
+    await screen.findByRole('heading', { level: 1, name: 'Chadstone' });
+    expect(screen.queryByLabelText('Email address')).not.toBeInTheDocument();
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Check in here' })));
+    expect(await screen.findByRole('heading', { name: 'Checked in at Chadstone' })).toBeInTheDocument();
+    expect(stub!.calls.find((c) => c.path === '/api/activity/visit')?.body).toEqual({ location: 'chadstone' });
+    expect(stub!.calls.some((c) => c.path === '/api/auth')).toBe(false);
+  });
+
   it('says when the visit was already recorded today', async () => {
     backend();
     activityStore.set({ activity: { kind: 'visit', key: 'chadstone', name: 'Chadstone', recorded: false } });

@@ -1,9 +1,10 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ErrorState, Loading, activityStore, screenView, track, useLanguage, useStore, type StoreLocation } from '@portal/runtime';
+import { ErrorState, Loading, activityStore, screenView, track, useAuth, useLanguage, useStore, type StoreLocation } from '@portal/runtime';
 import { directionsUrl, findStore, storePath, storesAroundMe, zoneName, type Here } from '@portal/runtime/geolocation';
 import { ActivitySignIn } from './ActivitySignIn';
 import { Distance, HoursTable, OpenNow, PositionNote, StoreItem } from './bits';
+import { OneTapCheckIn } from './OneTapCheckIn';
 
 /** Which store a location page is for: `/loc/{handle}`, or `?location=`, `?handle=`, `?location_id=`. */
 export function locationKey(path: string, search: string): { handle: string | null; id: string | null } {
@@ -27,6 +28,9 @@ export function LocationPage({ path, search }: { path: string; search: string })
   const { language } = useLanguage();
   const [state, setState] = useState<State>({ phase: 'loading' });
   const { activity } = useStore(activityStore);
+  const auth = useAuth();
+  // A member signed in as themselves checks in with one tap; a staff view sees the email form.
+  const oneTap = auth.authenticated && !auth.impersonating && !auth.staff;
   const key = locationKey(path, search);
 
   const load = useCallback(async (signal?: AbortSignal) => {
@@ -126,7 +130,8 @@ export function LocationPage({ path, search }: { path: string; search: string })
         <HoursTable store={store} />
         <p className="muted">{t('location.hoursNote', { zone: zoneName(store.time_zone, language) })}</p>
       </section>
-      {!checkedIn && (
+      {!checkedIn && oneTap && <OneTapCheckIn handle={store.handle} />}
+      {!checkedIn && !oneTap && (
         <ActivitySignIn
           id="loc-check-in"
           title={t('location.checkInTitle')}
