@@ -1,7 +1,7 @@
 // Issue 24, the wish list page against the real backend: the demo member puts a purchase on the
 // wish list from My Orders (English) or finds it there already (Arabic), opens the wish list from
 // My Orders' sub-nav and sees it by name; reloaded without a network it is still there
-// (read-only). Phone width (390 px). Removing is not tested: the API cannot delete a list item yet.
+// (read-only). English and Arabic on a phone (390 px), English on a desktop. Removing is not tested: the API cannot delete a list item yet.
 // With E2E_SCREENS=<dir>, the page is saved there as PNGs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,11 +15,16 @@ const TEXT = {
 };
 const noSidewaysScroll = (page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
-for (const lang of ['en', 'ar']) {
-  test(`wish list (${lang}, 390 px): a purchase added in My Orders is listed, also offline`, { timeout: 180_000 }, async () => {
+for (const [lang, width, height] of [
+  ['en', 390, 844],
+  ['ar', 390, 844],
+  ['en', 1280, 800],
+]) {
+  const where = width < 600 ? '' : '-desktop';
+  test(`wish list (${lang}, ${width} px): a purchase added in My Orders is listed, also offline`, { timeout: 180_000 }, async () => {
     const t = TEXT[lang];
     const q = lang === 'en' ? '' : `?lang=${lang}`;
-    const page = await newPage({ width: 390, height: 844 });
+    const page = await newPage({ width, height });
     await signIn(page);
     await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 30_000 });
     await page.goto(`${BASE}/transactions${q}`);
@@ -50,7 +55,7 @@ for (const lang of ['en', 'ar']) {
     await wish.getByRole('listitem').filter({ hasText: 'Linen shirt' }).waitFor();
     assert.ok(await noSidewaysScroll(page), 'no sideways scroll on a phone');
     assert.equal(await page.locator('html').getAttribute('dir'), lang === 'ar' ? 'rtl' : 'ltr');
-    if (SCREENS) await page.screenshot({ path: path.join(SCREENS, `wishlist-${lang}.png`), fullPage: true });
+    if (SCREENS) await page.screenshot({ path: path.join(SCREENS, `wishlist-${lang}${where}.png`), fullPage: true });
 
     // Offline: reloaded from the service worker, the lists last read, with when that was.
     await page.waitForFunction(
@@ -64,7 +69,7 @@ for (const lang of ['en', 'ar']) {
     await page.getByRole('region', { name: t.list, exact: true }).getByRole('listitem').filter({ hasText: 'Linen shirt' }).waitFor();
     await page.locator('.offline-data__time').waitFor();
     assert.equal(await page.getByRole('alert').count(), 0);
-    if (SCREENS) await page.screenshot({ path: path.join(SCREENS, `wishlist-offline-${lang}.png`), fullPage: true });
+    if (SCREENS) await page.screenshot({ path: path.join(SCREENS, `wishlist-offline-${lang}${where}.png`), fullPage: true });
     await page.context().setOffline(false);
     assert.deepEqual(page.errors, []);
     await page.context().close();
