@@ -257,6 +257,19 @@ describe('event mode', () => {
     expect(await screen.findByRole('heading', { level: 1, name: "We couldn't find this event" })).toBeInTheDocument();
   });
 
+  it('shows a signed-in member their sign-up, with their answers, instead of an empty form', async () => {
+    backend({
+      'GET /api/activity/event/spring-launch': { body: { signed_up: true, custom_fields: { guests: '2', dietary: 'vegan' }, at: 1 } },
+    });
+    localStorage.setItem('portal.auth', makeToken({ pid: 'p_demo', exp: now() + 600 }));
+    initAuth();
+    renderAt('/event/spring-launch');
+    expect(await screen.findByRole('heading', { name: "You're signed up for Spring collection launch" })).toBeInTheDocument();
+    expect(screen.getByText('Guests, including you')).toBeInTheDocument();
+    expect(screen.getByText('vegan')).toBeInTheDocument();
+    expect(screen.queryByLabelText('Email address')).not.toBeInTheDocument();
+  });
+
   it('confirms a sign-up brought by the link', async () => {
     backend();
     activityStore.set({ activity: { kind: 'event', key: 'spring-launch', name: 'Spring collection launch', recorded: true } });

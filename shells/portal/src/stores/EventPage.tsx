@@ -5,11 +5,14 @@ import {
   Link,
   Loading,
   activityStore,
+  http,
   screenView,
+  useAuth,
   useConfig,
   useLanguage,
   useStore,
   type EventConfig,
+  type EventSignUp,
   type EventField,
   type LocalText,
 } from '@portal/runtime';
@@ -124,6 +127,48 @@ function Where({ handle }: { handle: string }) {
   );
 }
 
+/** A member signed in as themselves: their existing sign-up for event `key`, if any. */
+function useMySignUp(key: string): EventSignUp | null {
+  const auth = useAuth();
+  const [mine, setMine] = useState<EventSignUp | null>(null);
+  const own = auth.authenticated && !auth.impersonating && !auth.staff;
+  useEffect(() => {
+    if (!own || !key) return;
+    const ctrl = new AbortController();
+    http<EventSignUp>(`/api/activity/event/${encodeURIComponent(key)}`, { signal: ctrl.signal, quiet: true })
+      .then(setMine)
+      .catch(() => undefined);
+    return () => ctrl.abort();
+  }, [own, key]);
+  return mine;
+}
+
+/** The answers a sign-up kept, labelled as the form asked for them. */
+function Answers({ fields, answers }: { fields: EventField[]; answers: EventSignUp['custom_fields'] }) {
+  const { t } = useTranslation('stores');
+  const { language } = useLanguage();
+  const shown = fields.filter((f) => answers[f.name] != null && answers[f.name] !== '');
+  if (!shown.length) return null;
+  const text = (f: EventField, v: unknown) => {
+    if (typeof v === 'boolean') return v ? t('event.yes') : t('event.no');
+    const o = (f.options as EventOption[] | undefined)?.find((x) => (typeof x === 'string' ? x : x.value) === String(v));
+    return o ? optionLabel(o, language) : String(v);
+  };
+  return (
+    <>
+      <h3>{t('event.yourAnswers')}</h3>
+      <dl className="dl">
+        {shown.map((f) => (
+          <div key={f.name}>
+            <dt>{localText(f.label, language) || f.name}</dt>
+            <dd>{text(f, answers[f.name])}</dd>
+          </div>
+        ))}
+      </dl>
+    </>
+  );
+}
+
 /** Event mode: the event's page and its sign-up, with the fields the tenant config asks for. */
 export function EventPage({ path, search }: { path: string; search: string }) {
   const { t } = useTranslation('stores');
@@ -136,6 +181,7 @@ export function EventPage({ path, search }: { path: string; search: string }) {
   const [errors, setErrors] = useState<Record<string, string>>({});
   useEffect(() => screenView('Event mode'), []);
   useEffect(() => () => activityStore.set({ activity: null }), []);
+  const mine = useMySignUp(key);
 
   if (!loaded && !config) return <Loading label={t('event.loading')} />;
   const event = (config?.events as Record<string, EventConfig> | undefined)?.[key];
@@ -190,7 +236,12 @@ export function EventPage({ path, search }: { path: string; search: string }) {
             </p>
           )}
           {event.location && <Where handle={event.location} />}
-          {done ? (
+          {!done && mine?.signed_up ? (
+            <div className="card notice" role="status">
+              <h2>{t('event.signedUp', { event: title })}</h2>
+              <Answers fields={fields} answers={mine.custom_fields} />
+            </div>
+          ) : done ? (
             <div className="card notice" role="status">
               <h2>{done.recorded ? t('event.signedUp', { event: title }) : t('event.alreadySignedUp', { event: title })}</h2>
               <p>{done.recorded ? t('event.signedUpText') : t('event.alreadySignedUpText')}</p>
