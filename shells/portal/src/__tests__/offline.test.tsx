@@ -1,7 +1,7 @@
 // Offline: writes are off with their reason (the shared WriteButton, SubmitButton and
 // WriteFieldset every micro-frontend's forms use), the member's card on Home readable from what
 // was kept, and the service worker's registration and routes.
-import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { I18nextProvider } from 'react-i18next';
 import { CARD_DISPLAY_KEY, LOYALTY_MEMBER_KEY, configStore, i18n, initAuth, initI18n, networkStore, setLanguage } from '@portal/runtime';
 import { makeToken, stubFetch } from '@portal/kit/fetch-stub';
@@ -154,7 +154,8 @@ describe("the member's card on Home", () => {
     expect(within(card).getByText('LC-1001')).toBeInTheDocument();
     const barcode = within(card).getByRole('img', { name: 'Barcode of member number LC-1001' });
     expect(barcode.tagName.toLowerCase()).toBe('svg');
-    expect(barcode.querySelectorAll('rect').length).toBeGreaterThan(20);
+    // Drawn by the barcode library in an effect once the number is known: wait for the bars.
+    await waitFor(() => expect(barcode.querySelectorAll('rect').length).toBeGreaterThan(20));
     expect(localStorage.getItem(CARD_DISPLAY_KEY)).toBe('1');
     expect(readMemberRecord('p_demo')).toMatchObject({ number: 'LC-1001', points: 1951 });
     stub.restore();
