@@ -3,7 +3,8 @@
 // store comes first from it; refused, the IP position (the forwarded address of a visitor in
 // Perth) orders them, with the database's credit. A check-in through /loc/{handle} and an event
 // sign-up with the event's own fields both sign in by the emailed link and say what was recorded,
-// once.
+// once. Signed in, a check-in is one tap (English and Arabic, on a phone), and a re-opened event
+// shows the sign-up and its answers (issue 24).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BASE, latestEmail, newPage, signIn } from './helpers.mjs';
@@ -143,12 +144,12 @@ test('a check-in through /loc/{handle}: the store page, the emailed link, "Check
   };
   await checkIn({ fill: true });
   await page.getByRole('heading', { name: 'Checked in at Melbourne Central' }).waitFor();
-  // Signed in now (their address is filled in), the same day again: the visit is not counted
-  // twice, and the page says so.
+  // Signed in now, the same day again: one tap, no email; the visit is not counted twice, and
+  // the page says so.
   await page.goto(`${BASE}/loc/melbourne-central`);
-  await page.waitForFunction((e) => document.getElementById('loc-check-in-email')?.value === e, email);
-  await checkIn({ fill: false });
+  await page.getByRole('button', { name: 'Check in here' }).click();
   await page.getByRole('heading', { name: "You've already checked in at Melbourne Central today" }).waitFor();
+  assert.equal(await page.getByLabel('Email address').count(), 0);
 
   // An unknown store: a clear page, with every store.
   await page.goto(`${BASE}/loc/atlantis`);
@@ -186,6 +187,11 @@ test('an event sign-up with its custom fields, checked on the server, recorded o
   await page.getByRole('button', { name: 'Continue' }).click();
   await page.waitForURL((u) => u.pathname === '/event/spring-launch');
   await page.getByRole('heading', { name: "You're signed up for Spring collection launch" }).waitFor();
+  // Re-opened, signed in: the sign-up and its answers, not an empty form.
+  await page.goto(`${BASE}/event/spring-launch`);
+  await page.getByRole('heading', { name: "You're signed up for Spring collection launch" }).waitFor();
+  await page.getByText('Vegetarian').waitFor();
+  assert.equal(await page.getByLabel('Email address').count(), 0);
 
   // A finished event: a clear state, no form.
   await page.goto(`${BASE}/event/winter-sale-2025`);
@@ -193,4 +199,22 @@ test('an event sign-up with its custom fields, checked on the server, recorded o
   assert.equal(await page.getByLabel('Email address').count(), 0);
   assert.deepEqual(page.errors, []);
   await page.context().close();
+});
+
+test('a signed-in member checks in with one tap, on a phone in English and Arabic', { timeout: 90_000 }, async () => {
+  await untilNotNearMidnight('Australia/Melbourne');
+  for (const [lang, button, heading] of [
+    ['en', 'Check in here', 'Checked in at Chadstone'],
+    ['ar', 'سجّل الحضور هنا', 'تم تسجيل زيارتك في Chadstone'],
+  ]) {
+    const page = await newPage({ width: 390, height: 844 });
+    await signIn(page, await newMember(`onetap-${lang}`));
+    await page.goto(`${BASE}/loc/chadstone?lang=${lang}`);
+    if (lang === 'ar') await page.waitForFunction(() => document.documentElement.dir === 'rtl');
+    await page.getByRole('button', { name: button }).click();
+    await page.getByRole('heading', { name: heading }).waitFor();
+    assert.equal(await page.locator('#loc-check-in-email').count(), 0, 'no email to confirm');
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
 });
