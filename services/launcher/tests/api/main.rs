@@ -29,8 +29,8 @@ pub(crate) use both;
 
 mod activity_types;
 mod auth;
-mod checkin;
 mod bounded_errors;
+mod checkin;
 mod claims;
 mod codes;
 mod config;
