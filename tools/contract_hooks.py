@@ -47,6 +47,8 @@ DATA_DEPENDENT = {
     ("POST", "/api/qff/link"): {"qff_number", "last_name"},
     ("POST", "/api/qff/redeem"): {"points", "idempotency_key", ""},
     ("POST", "/api/privacy/delete"): {"code"},
+    ("POST", "/api/activity/visit"): {"location"},
+    ("POST", "/api/activity/event"): {"eventData.m", "customFields", "customFields.*"},
 }
 
 

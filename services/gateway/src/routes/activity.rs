@@ -20,7 +20,9 @@ pub fn router() -> OpenApiRouter<AppState> {
 
 #[derive(Deserialize, ToSchema)]
 pub struct VisitRequest {
-    /// The store's handle (the `{handle}` of `/loc/{handle}`).
+    /// The store's handle (the `{handle}` of `/loc/{handle}`); a handle no store has is refused
+    /// with 422 (`errors.location`).
+    #[schema(min_length = 1, pattern = r"\S")]
     pub location: String,
 }
 

@@ -2416,7 +2416,10 @@ export interface components {
             email: string;
         };
         VisitRequest: {
-            /** @description The store's handle (the `{handle}` of `/loc/{handle}`). */
+            /**
+             * @description The store's handle (the `{handle}` of `/loc/{handle}`); a handle no store has is refused
+             *     with 422 (`errors.location`).
+             */
             location: string;
         };
         Whereabouts: {
