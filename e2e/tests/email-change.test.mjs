@@ -183,10 +183,11 @@ test(
     await emailGroup(a).getByText(NEW).waitFor();
     assert.equal((await api(tokenA, 'GET', '/api/profile')).body.email, NEW);
 
-    // B is signed out: the server refuses its token, and the browser ends on the Logged out screen.
+    // B is signed out: the server refuses its token as revoked, and the browser ends on the Logged
+    // out screen that says another device did it.
     assert.equal((await api(tokenB, 'GET', '/api/profile')).status, 401);
     await b.goto(`${BASE}/profile`);
-    await b.getByRole('heading', { name: 'Logged out securely' }).waitFor();
+    await b.getByRole('heading', { name: 'Signed out from another device' }).waitFor();
     assert.equal(await token(b), null);
 
     // The old address is told, with a link that undoes the change.
@@ -210,10 +211,11 @@ test(
     await shot(c, 'en-6-undone');
     await noViolations(c, 'the undo screen, done');
 
-    // Every session has ended: A's too (its next page ends on the Logged out screen).
+    // Every session has ended: A's too (its next page ends on the Logged out screen, which says
+    // it was ended from elsewhere: the undo link, opened in another browser).
     assert.equal((await api(tokenA, 'GET', '/api/profile')).status, 401);
     await a.reload();
-    await a.getByRole('heading', { name: 'Logged out securely' }).waitFor();
+    await a.getByRole('heading', { name: 'Signed out from another device' }).waitFor();
 
     // The old address signs in again (from the undo screen's Sign in); the new one is no longer it.
     await c.getByRole('link', { name: 'Sign in' }).click();
