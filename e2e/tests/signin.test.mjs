@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, latestEmail, newPage, signIn } from './helpers.mjs';
+import { BASE, api, latestEmail, newPage, signIn } from './helpers.mjs';
 
 test('a member signs in with an emailed link, lands on /home and sees My Details from mfe-profile', async () => {
   const page = await newPage();
@@ -80,8 +80,23 @@ test('on a phone, Arabic chosen on the sign-in page: the page is right to left a
   await page.locator('#login-code').fill(code);
   await page.getByRole('button', { name: 'تسجيل الدخول' }).click();
   await page.waitForURL((u) => u.pathname === '/home');
+  // The member's profile says English (the other tests leave it so): the choice made on the
+  // sign-in page wins, and becomes the saved language.
   assert.equal(await page.evaluate(() => document.documentElement.dir), 'rtl', 'still Arabic after signing in');
-  assert.deepEqual(page.errors, []);
+  const token = await page.evaluate(() => localStorage.getItem('portal.auth'));
+  try {
+    let saved;
+    for (let i = 0; i < 50 && saved !== 'ar'; i++) {
+      saved = (await api(token, 'GET', '/api/profile')).body.custom_attributes?.locale?.language;
+      if (saved !== 'ar') await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.equal(saved, 'ar', 'the language chosen on the sign-in page is saved on the profile');
+    assert.equal(await page.evaluate(() => document.documentElement.dir), 'rtl');
+    assert.deepEqual(page.errors, []);
+  } finally {
+    // Leave demo@example.com in English, as the other tests expect it.
+    await api(token, 'PUT', '/api/profile/attributes/custom/locale:language', { value: 'en' });
+  }
 });
 
 test('after "send link" the inbox step shows the address, a Resend that counts down, and another address', async () => {

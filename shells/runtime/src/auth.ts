@@ -3,7 +3,7 @@
 import { SIGNED_OUT, authStore, type AuthState, type ImpersonatedProfile } from './auth-store';
 import { http, isHttpError, onForbiddenWrite, onUnauthorized } from './http';
 import { addToast } from './toasts';
-import { i18n, languageFromUrl, setLanguage } from './i18n';
+import { i18n, languageFromUrl, setLanguage, takeLanguageChosenBeforeSignIn } from './i18n';
 import { postToHost } from './bridge';
 import { LOCATION_EVENT, navigate } from './router';
 import {
@@ -459,12 +459,21 @@ onForbiddenWrite((error) => {
 });
 
 // A member's saved display language (custom_attributes.locale.language) applies when their
-// session starts, unless the URL names a language (which wins, spec 5). Once per sign-in: after
-// that the member's own choice on /preference (stored by setLanguage) carries on. Staff, and
-// staff viewing a member, keep the language they chose.
+// session starts, unless the URL names a language (which wins, spec 5) or the member chose one on
+// the sign-in page just now: that choice stays and is saved as their language, as /preference
+// would save it. Once per sign-in: after that the member's own choice on /preference (stored by
+// setLanguage) carries on. Staff, and staff viewing a member, keep the language they chose.
 onSessionChange((change) => {
   const { authenticated, staff, impersonating } = authStore.get();
-  if (change !== 'signed-in' || !authenticated || staff || impersonating || languageFromUrl()) return;
+  if (change !== 'signed-in' || !authenticated || staff || impersonating) return;
+  const chosen = takeLanguageChosenBeforeSignIn();
+  if (languageFromUrl()) return;
+  if (chosen) {
+    http<Profile>('/api/profile/attributes/custom/locale:language', { method: 'PUT', body: { value: chosen }, quiet: true }).catch(
+      () => undefined,
+    );
+    return;
+  }
   http<Profile>('/api/profile', { quiet: true }).then(
     (profile) => {
       const saved = profile?.custom_attributes?.locale?.language;

@@ -119,6 +119,33 @@ export function setLanguage(lang: string): boolean {
   return true;
 }
 
+// A language picked on the sign-in page in this tab, before signing in: at sign-in it wins over
+// the one saved on the member's profile and becomes the saved one (see auth.ts). Kept for the tab
+// (sessionStorage), so a reload between choosing and signing in keeps it.
+const CHOSEN_KEY = 'portal.language.chosen';
+
+/** The sign-in page's language choice: switches the page (as setLanguage) and marks it as chosen. */
+export function chooseLanguageBeforeSignIn(lang: string): boolean {
+  if (!setLanguage(lang)) return false;
+  try {
+    sessionStorage.setItem(CHOSEN_KEY, lang);
+  } catch {
+    /* ignore */
+  }
+  return true;
+}
+
+/** The language chosen on the sign-in page in this tab, if any; reading it clears it. */
+export function takeLanguageChosenBeforeSignIn(): Language | null {
+  try {
+    const lang = sessionStorage.getItem(CHOSEN_KEY);
+    sessionStorage.removeItem(CHOSEN_KEY);
+    return isLanguage(lang) ? lang : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Keeps the page in its first language (English: the shell's build draws its pages in it) until
  * the returned function is called, so that React hydrates that HTML with the same text. Meanwhile

@@ -36,6 +36,7 @@ export {
   i18n,
   initI18n,
   setLanguage,
+  chooseLanguageBeforeSignIn,
   holdLanguage,
   languageReady,
   registerCatalogs,

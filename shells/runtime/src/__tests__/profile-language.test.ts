@@ -1,6 +1,6 @@
 // The member's saved display language applies when a session starts (issue 4), unless the URL names one.
 import { makeToken, stubFetch, type FetchStub } from '@portal/kit/fetch-stub';
-import { authStore, i18n, initAuth, initI18n, languageReady } from '../index';
+import { authStore, chooseLanguageBeforeSignIn, i18n, initAuth, initI18n, languageReady } from '../index';
 import { setSession } from '../auth';
 import { SIGNED_OUT } from '../auth-store';
 
@@ -22,6 +22,7 @@ async function settle() {
 
 beforeEach(() => {
   at('/');
+  sessionStorage.clear();
   initI18n('?lang=en');
   authStore.set({ ...SIGNED_OUT });
   initAuth();
@@ -70,5 +71,26 @@ it('does nothing for staff or a staff member viewing an account, nor when the pr
   stub = stubFetch({ 'GET /api/profile': { status: 500 } });
   setSession(token('p_other'));
   await settle();
+  expect(i18n.language).toBe('en');
+});
+
+it("keeps a language chosen on the sign-in page and saves it as the member's, over the saved one", async () => {
+  stub = stubFetch({
+    'GET /api/profile': { body: profile('en') },
+    'PUT /api/profile/attributes/custom/locale:language': { body: profile('ar') },
+  });
+  chooseLanguageBeforeSignIn('ar');
+  await languageReady();
+  setSession(token('p_demo'));
+  await settle();
+  expect(stub.calls.map((c) => `${c.method} ${c.path}`)).toEqual(['PUT /api/profile/attributes/custom/locale:language']);
+  expect(stub.calls[0].body).toEqual({ value: 'ar' });
+  expect(i18n.language).toBe('ar');
+  expect(document.documentElement.dir).toBe('rtl');
+  // The choice is spent: the next sign-in in this tab follows the profile again.
+  authStore.set({ ...SIGNED_OUT });
+  setSession(token('p_demo', { jti: 'next' }));
+  await settle();
+  expect(stub.calls.map((c) => `${c.method} ${c.path}`).slice(1)).toEqual(['GET /api/profile']);
   expect(i18n.language).toBe('en');
 });

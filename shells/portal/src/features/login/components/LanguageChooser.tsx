@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { LANGUAGES, setLanguage, useConfig, useLanguage, type Language } from '@portal/runtime';
+import { LANGUAGES, chooseLanguageBeforeSignIn, useConfig, useLanguage, type Language } from '@portal/runtime';
 
 /** The tenant's languages (config `languages`), in the spec's order; all of them when unset. */
 function offered(languages: readonly string[] | undefined): Language[] {
@@ -10,7 +10,8 @@ function offered(languages: readonly string[] | undefined): Language[] {
 /**
  * The sign-in page's language choice: each language in its own name, with its `lang`. Choosing
  * one goes through the runtime's single switch (text, `lang` and `dir` together, remembered for
- * the next visit); a `?lang=` in the address is updated too, since it wins over what is stored.
+ * the next visit) and, once the member signs in, becomes their saved language (it wins over the
+ * one on their profile); a `?lang=` in the address is updated too, since it wins over what is stored.
  */
 export function LanguageChooser({ disabled }: { disabled?: boolean }) {
   const { t } = useTranslation('runtime');
@@ -19,7 +20,7 @@ export function LanguageChooser({ disabled }: { disabled?: boolean }) {
   const { language } = useLanguage();
   if (languages.length < 2) return null;
   const choose = (lang: string) => {
-    if (!setLanguage(lang)) return;
+    if (!chooseLanguageBeforeSignIn(lang)) return;
     const url = new URL(window.location.href);
     for (const key of ['lang', 'language']) {
       if (url.searchParams.has(key)) url.searchParams.set(key, lang);
