@@ -50,13 +50,15 @@ export function rememberBalance(profileId: string | null | undefined, points: nu
 }
 
 /**
- * The membership number: the member's identity of the first of the tenant's own identity handles
- * (config components.profile.identities, e.g. a loyalty card) they have, else their profile id.
+ * The membership number from the member's identities: their identity of the first of the
+ * tenant's own identity handles (config components.profile.identities, e.g. a loyalty card) they
+ * have. Empty when they have none: the internal profile id is never a member's number (the card
+ * then shows none).
  */
-export function membershipNumber(profile: Pick<Profile, 'id' | 'identities'>, handles: readonly string[]): string {
+export function membershipNumber(profile: Pick<Profile, 'identities'>, handles: readonly string[]): string {
   for (const handle of handles) {
     const identifier = profile.identities?.find((i) => i.handle === handle)?.identifier;
     if (identifier) return identifier;
   }
-  return profile.id;
+  return '';
 }

@@ -55,6 +55,23 @@ describe("the member's card on Home", () => {
     stub.restore();
   });
 
+  it('shows no number, never the internal id, when the profile has neither a member number nor a card', async () => {
+    const stub = stubFetch({
+      'GET /api/profile': { body: { ...PROFILE, memberNumber: '' } },
+      'GET /api/profile/balances': { body: { data: { points: 10, currency: 'AUD' } } },
+    });
+    const { container } = renderAt('/home');
+    await screen.findByRole('heading', { name: 'Hello, Dana' });
+    fireEvent.click(await screen.findByRole('button', { name: 'Show my membership card' }));
+    const card = await screen.findByRole('region', { name: 'Membership card' });
+    expect(await within(card).findByText('10 points')).toBeInTheDocument();
+    expect(within(card).queryByText('Member number')).toBeNull();
+    expect(within(card).queryByRole('img')).toBeNull();
+    expect(container.innerHTML).not.toContain('prf_');
+    expect(readMemberRecord(PID)?.number).toBeUndefined();
+    stub.restore();
+  });
+
   it('never shows an internal id kept before member numbers, offline', async () => {
     localStorage.setItem(CARD_DISPLAY_KEY, '1');
     localStorage.setItem(LOYALTY_MEMBER_KEY, JSON.stringify({ profile_id: PID, number: PID, points: 3 }));

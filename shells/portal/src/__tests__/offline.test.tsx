@@ -105,7 +105,7 @@ describe("the member's record", () => {
     expect(readMemberRecord('p_1')).toBeNull();
   });
 
-  it("numbers the card with the tenant's own identity, else the profile id", () => {
+  it("numbers the card with the tenant's own identity, never the internal profile id", () => {
     const profile = {
       id: 'prf_1',
       identities: [
@@ -114,8 +114,10 @@ describe("the member's record", () => {
       ],
     };
     expect(membershipNumber(profile, ['loyalty_card'])).toBe('LC-1001');
-    expect(membershipNumber(profile, [])).toBe('prf_1');
-    expect(membershipNumber({ id: 'prf_2', identities: [] }, ['loyalty_card'])).toBe('prf_2');
+    expect(membershipNumber(profile, [])).toBe('');
+    // The internal id is no fallback: with no card identity there is no number.
+    expect(membershipNumber({ identities: [] }, ['loyalty_card'])).toBe('');
+    expect(membershipNumber({ identities: [{ handle: 'email', identifier: 'a@b.c' }] }, ['loyalty_card'])).toBe('');
   });
 });
 
