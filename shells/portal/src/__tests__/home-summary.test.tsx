@@ -149,7 +149,9 @@ describe("Home's points summary", () => {
     });
     renderAt('/home');
     const region = await summaryWith("Your points couldn't be loaded.");
-    expect(within(region).getByRole('alert')).toHaveTextContent("Your points couldn't be loaded.");
+    // A polite status, not an alert: the session-expiry toast is the page's one assertive message.
+    expect(within(region).getByRole('status')).toHaveTextContent("Your points couldn't be loaded.");
+    expect(within(region).queryByRole('alert')).toBeNull();
     expect(screen.getByRole('heading', { level: 1, name: 'Hello, Dana' })).toBeInTheDocument();
     expect(screen.getAllByRole('link', { name: /My Details/ }).length).toBeGreaterThan(0);
     s.restore();

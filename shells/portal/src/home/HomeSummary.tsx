@@ -173,7 +173,8 @@ function Summary() {
       ) : !online ? (
         <p className="home-summary__empty muted">{t('offlineMissing')}</p>
       ) : failed ? (
-        <div className="home-summary__empty" role="alert">
+        // Polite: the session-expiry toast is the page's one assertive message.
+        <div className="home-summary__empty" role="status">
           <p>{t('failed')}</p>
           <button type="button" className="btn btn-secondary" onClick={retry}>
             {t('retry')}
