@@ -13,6 +13,10 @@ beforeEach(() => {
     'GET /api/profile/rewards/101': { body: { data: REWARDS[0] } },
     'GET /api/profile/rewards/103': { body: { data: REWARDS[2] } },
     'GET /api/profile/rewards/104': { body: { data: REWARDS[3] } },
+    // Answered available, but its expiry has passed (a copy kept from before): expired now.
+    'GET /api/profile/rewards/105': {
+      body: { data: { ...REWARDS[0], id: 105, code: 'PAST-0000-0005', expires_at: '2020-01-01T00:00:00Z' } },
+    },
     'GET /api/profile/rewards/999': failure(404, 'Not found'),
   });
 });
@@ -70,13 +74,27 @@ describe('Rewards Item Detail', () => {
     expect(screen.getByText('Used', { selector: '.status' })).toBeInTheDocument();
     expect(screen.queryByRole('img')).toBeNull();
     expect(screen.getByText('USED-0000-0001')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Voucher code, no longer valid' })).toBeInTheDocument();
     expect(screen.getByText('Used', { selector: 'dt' }).nextElementSibling).toHaveTextContent('20 Sept 2026');
+    // Nothing offers the code for use: no copying, no "show this at the till".
+    expect(screen.queryByRole('button', { name: 'Copy code' })).toBeNull();
+    expect(screen.queryByText('Show the QR code or this code at the till.')).toBeNull();
   });
 
-  it('an expired reward says so', async () => {
+  it('an expired reward says so, without a code to copy or scan', async () => {
     await renderAt('/rewards/item/104');
     expect(await screen.findByText('This reward has expired.')).toBeInTheDocument();
     expect(screen.getByText('Expired', { selector: '.status' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Voucher code, no longer valid' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Copy code' })).toBeNull();
+    expect(screen.queryByRole('img')).toBeNull();
+  });
+
+  it('a voucher that expired since the list was read shows expired, with nothing to copy', async () => {
+    await renderAt('/rewards/item/105');
+    expect(await screen.findByText('This reward has expired.')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Copy code' })).toBeNull();
+    expect(screen.queryByRole('img')).toBeNull();
   });
 
   it('has no wallet buttons outside the native wrapper, nor in one that does not declare them', async () => {

@@ -106,16 +106,21 @@ function Voucher({ reward }: { reward: Reward }) {
       {reward.code && (
         <>
           <h2 id="voucher-code-label" className="voucher__label">
-            {t('detail.code')}
+            {usable ? t('detail.code') : t('detail.codePast')}
           </h2>
           <p id="voucher-code" className="voucher__code" dir="ltr" translate="no">
             {reward.code}
           </p>
-          <div className="voucher__actions">
-            <CopyCode code={reward.code} />
-          </div>
-          {usable && <p className="muted voucher__hint">{t('detail.codeHint')}</p>}
-          {usable && <WalletButtons reward={reward} />}
+          {/* Nothing to copy, show or add to a wallet once the code can't be redeemed. */}
+          {usable && (
+            <>
+              <div className="voucher__actions">
+                <CopyCode code={reward.code} />
+              </div>
+              <p className="muted voucher__hint">{t('detail.codeHint')}</p>
+              <WalletButtons reward={reward} />
+            </>
+          )}
         </>
       )}
     </section>
