@@ -169,7 +169,7 @@ describe('staff viewing the account', () => {
     expect(screen.queryByRole('button', { name: 'Unlink' })).toBeNull();
     expect(await screen.findByText('You have 3,049 points.')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Convert' })).toBeNull();
-    expect(screen.queryByLabelText(/Blocks of/)).toBeNull();
+    expect(screen.queryByLabelText('Points to convert')).toBeNull();
   });
 
   it('offers no link wizard', async () => {

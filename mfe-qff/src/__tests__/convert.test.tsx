@@ -38,7 +38,7 @@ async function openConvert(blocks?: number) {
   const section = await screen.findByRole('region', { name: 'Convert points to Qantas Points' });
   await within(section).findByText('You have 3,049 points.');
   if (blocks !== undefined)
-    fireEvent.change(within(section).getByLabelText('Blocks of 1,000 points to convert'), { target: { value: String(blocks) } });
+    fireEvent.change(within(section).getByLabelText('Points to convert'), { target: { value: String(blocks * 1000) } });
   return section;
 }
 
@@ -58,33 +58,47 @@ const counts = () =>
   );
 
 describe('conversion preview', () => {
-  it('shows the rate, the balance and what goes, comes and stays for the blocks chosen', async () => {
+  it('asks in points, a block at a time: the rate, the balance and what goes, comes and stays', async () => {
     stub = backend({ 'GET /api/qff/points': { body: LINKED } });
     const section = await openConvert();
     expect(within(section).getByText('1,000 points → 500 Qantas Points')).toBeInTheDocument();
-    const field = within(section).getByLabelText('Blocks of 1,000 points to convert') as HTMLInputElement;
-    expect(field.value).toBe('1');
-    expect(field).toHaveAccessibleDescription(/^From 1 to 3\.\s*$/);
+    const field = within(section).getByLabelText('Points to convert') as HTMLInputElement;
+    expect(field.value).toBe('1000');
+    expect(field).toHaveAttribute('step', '1000');
+    expect(field).toHaveAttribute('min', '1000');
+    expect(field).toHaveAttribute('max', '3000');
+    expect(field).toHaveAccessibleDescription(/^In steps of 1,000 points, up to 3,000 points\.\s*$/);
     const preview = within(section).getByText('You convert').closest('dl')!;
     expect(preview).toHaveTextContent('You convert1,000 pointsYou get500 Qantas PointsPoints that stay2,049 points');
 
-    fireEvent.click(within(section).getByRole('button', { name: 'One block more' }));
-    expect(field.value).toBe('2');
+    fireEvent.click(within(section).getByRole('button', { name: '1,000 points more' }));
+    expect(field.value).toBe('2000');
     expect(preview).toHaveTextContent('You convert2,000 pointsYou get1,000 Qantas PointsPoints that stay1,049 points');
-    fireEvent.click(within(section).getByRole('button', { name: 'One block more' }));
-    fireEvent.click(within(section).getByRole('button', { name: 'One block more' }));
-    expect(field.value).toBe('3');
-    expect(within(section).getByRole('button', { name: 'One block more' })).toHaveAttribute('aria-disabled', 'true');
-    fireEvent.click(within(section).getByRole('button', { name: 'One block fewer' }));
-    expect(field.value).toBe('2');
+    fireEvent.click(within(section).getByRole('button', { name: '1,000 points more' }));
+    fireEvent.click(within(section).getByRole('button', { name: '1,000 points more' }));
+    expect(field.value).toBe('3000');
+    expect(within(section).getByRole('button', { name: '1,000 points more' })).toHaveAttribute('aria-disabled', 'true');
+    fireEvent.click(within(section).getByRole('button', { name: '1,000 points fewer' }));
+    expect(field.value).toBe('2000');
+
+    // Typed points between two blocks: the steppers go to the next whole block either way.
+    fireEvent.change(field, { target: { value: '2500' } });
+    fireEvent.click(within(section).getByRole('button', { name: '1,000 points fewer' }));
+    expect(field.value).toBe('2000');
+    fireEvent.change(field, { target: { value: '1500' } });
+    fireEvent.click(within(section).getByRole('button', { name: '1,000 points more' }));
+    expect(field.value).toBe('2000');
   });
 
-  it('refuses a number of blocks it cannot convert, and says why', async () => {
+  it.each([['2500'], ['4000'], ['0'], ['abc'], ['']])('refuses %p points, which is not a block to convert, and says why', async (typed) => {
     stub = backend({ 'GET /api/qff/points': { body: LINKED } });
-    const section = await openConvert(4);
-    const field = within(section).getByLabelText('Blocks of 1,000 points to convert');
+    const section = await openConvert();
+    const field = within(section).getByLabelText('Points to convert');
+    fireEvent.change(field, { target: { value: typed } });
     expect(field).toHaveAttribute('aria-invalid', 'true');
-    expect(field).toHaveAccessibleDescription('From 1 to 3. Choose a whole number of blocks from 1 to 3');
+    expect(field).toHaveAccessibleDescription(
+      'In steps of 1,000 points, up to 3,000 points. Choose a multiple of 1,000 points, up to 3,000 points',
+    );
     expect(within(section).queryByText('You convert')).toBeNull();
     const convert = within(section).getByRole('button', { name: 'Convert' });
     expect(convert).toHaveAttribute('aria-disabled', 'true');

@@ -7,17 +7,29 @@ import { formatNumber } from '@portal/kit/format';
 import type { QffLinked } from '../../../api/types';
 import { ConvertDialog, type ConversionPlan } from './ConvertDialog';
 
-/** The number of blocks typed, or null when it is not a whole number from 1 to `max`. */
-export function parseBlocks(value: string, max: number): number | null {
+/**
+ * The points typed, or null unless they are a whole number of blocks (`blockSize`, `2 × blockSize`,
+ * …) from one block to `maxPoints`. The member chooses points; the airline's rule is in blocks.
+ */
+export function parsePoints(value: string, blockSize: number, maxPoints: number): number | null {
   if (!/^\s*\d+\s*$/.test(value)) return null;
   const n = Number(value);
-  return n >= 1 && n <= max ? n : null;
+  return n >= blockSize && n <= maxPoints && n % blockSize === 0 ? n : null;
+}
+
+/** A block more or fewer than `value` (from its nearest whole block), from one block to `maxPoints`. */
+export function stepPoints(value: string, by: 1 | -1, blockSize: number, maxPoints: number): number {
+  const typed = /^\s*\d+\s*$/.test(value) ? Number(value) : by > 0 ? 0 : maxPoints + blockSize;
+  const base = by > 0 ? Math.floor(typed / blockSize) : Math.ceil(typed / blockSize);
+  return Math.min(maxPoints, Math.max(blockSize, (base + by) * blockSize));
 }
 
 /**
  * Points to airline points, in whole blocks (the tenant's rule from the status answer): the
- * member's balance, a stepper for the number of blocks, a preview of what goes, what comes and
- * what stays, then the confirmation dialog. Not offered to staff viewing the account.
+ * member's balance, a stepper in points (1,000, 2,000, … a block at a time, up to what the balance
+ * allows), a preview of what goes, what comes and what stays, then the confirmation dialog, which
+ * sends the points (POST /api/qff/redeem takes points, a whole number of blocks). Not offered to
+ * staff viewing the account.
  */
 export function ConvertPoints({ status }: { status: QffLinked }) {
   const { t, i18n } = useTranslation();
@@ -26,7 +38,7 @@ export function ConvertPoints({ status }: { status: QffLinked }) {
   const { impersonating } = useAuth();
   const rule = status.redemption;
   const balances = useBalances();
-  const [value, setValue] = useState('1');
+  const [value, setValue] = useState<string | null>(null);
   const [plan, setPlan] = useState<ConversionPlan | null>(null);
   const opener = useRef<HTMLElement | null>(null);
   const points = (n: number) => t('points.amount', { count: n, points: formatNumber(n, lang) });
@@ -46,34 +58,35 @@ export function ConvertPoints({ status }: { status: QffLinked }) {
       </>
     );
   } else {
-    const max = Math.floor(balance / blockSize);
-    const blocks = parseBlocks(value, max);
-    const fieldId = `${id}-blocks`;
-    const step = (by: number) => {
-      const current = parseBlocks(value, max) ?? (by > 0 ? 0 : max + 1);
-      setValue(String(Math.min(max, Math.max(1, current + by))));
-    };
+    const maxPoints = Math.floor(balance / blockSize) * blockSize;
+    // One block until the member chooses.
+    const typed = value ?? String(blockSize);
+    const chosen = parsePoints(typed, blockSize, maxPoints);
+    const fieldId = `${id}-points`;
+    const step = (by: 1 | -1) => setValue(String(stepPoints(typed, by, blockSize, maxPoints)));
     const open = (e: MouseEvent<HTMLButtonElement>) => {
-      if (blocks === null) return;
+      if (chosen === null) return;
       opener.current = e.currentTarget;
-      setPlan({ blocks, points: blocks * blockSize, airlinePoints: blocks * perBlock, balance, qffNumber: status.qff_number });
+      const blocks = chosen / blockSize;
+      setPlan({ blocks, points: chosen, airlinePoints: blocks * perBlock, balance, qffNumber: status.qff_number });
     };
+    const limits = { size: points(blockSize), max: points(maxPoints) };
     body = (
       <>
         <p>{t('convert.balance', { balance: points(balance) })}</p>
-        {max < 1 ? (
+        {maxPoints < blockSize ? (
           <p className="qff-short">{t('convert.notEnough', { points: points(blockSize) })}</p>
         ) : (
           <>
             <div className="field">
-              <label htmlFor={fieldId}>{t('convert.blocks', { size: points(blockSize) })}</label>
+              <label htmlFor={fieldId}>{t('convert.amount')}</label>
               <div className="qff-stepper">
                 <button
                   type="button"
                   className="btn btn-secondary"
-                  aria-label={t('convert.fewer')}
+                  aria-label={t('convert.fewer', { size: points(blockSize) })}
                   aria-controls={fieldId}
-                  aria-disabled={blocks !== null && blocks <= 1 ? true : undefined}
+                  aria-disabled={chosen !== null && chosen <= blockSize ? true : undefined}
                   onClick={() => step(-1)}
                 >
                   <span aria-hidden="true">−</span>
@@ -82,52 +95,49 @@ export function ConvertPoints({ status }: { status: QffLinked }) {
                   id={fieldId}
                   type="number"
                   inputMode="numeric"
-                  min={1}
-                  max={max}
-                  step={1}
-                  value={value}
+                  min={blockSize}
+                  max={maxPoints}
+                  step={blockSize}
+                  value={typed}
                   onChange={(e) => setValue(e.target.value)}
-                  aria-invalid={blocks === null ? true : undefined}
+                  aria-invalid={chosen === null ? true : undefined}
                   aria-describedby={`${fieldId}-hint ${fieldId}-error`}
                 />
                 <button
                   type="button"
                   className="btn btn-secondary"
-                  aria-label={t('convert.more')}
+                  aria-label={t('convert.more', { size: points(blockSize) })}
                   aria-controls={fieldId}
-                  aria-disabled={blocks !== null && blocks >= max ? true : undefined}
+                  aria-disabled={chosen !== null && chosen >= maxPoints ? true : undefined}
                   onClick={() => step(1)}
                 >
                   <span aria-hidden="true">+</span>
                 </button>
               </div>
               <span id={`${fieldId}-hint`} className="field-hint">
-                {t('convert.blocksHint', { max: formatNumber(max, lang) })}
+                {t('convert.amountHint', limits)}
               </span>
-              <FieldError
-                id={`${fieldId}-error`}
-                message={blocks === null ? t('convert.blocksInvalid', { max: formatNumber(max, lang) }) : null}
-              />
+              <FieldError id={`${fieldId}-error`} message={chosen === null ? t('convert.amountInvalid', limits) : null} />
             </div>
             <div aria-live="polite">
-              {blocks !== null && (
+              {chosen !== null && (
                 <dl className="dl qff-sums" aria-label={t('convert.preview')}>
                   <dt>{t('convert.youConvert')}</dt>
-                  <dd>{points(blocks * blockSize)}</dd>
+                  <dd>{points(chosen)}</dd>
                   <dt>{t('convert.youGet')}</dt>
                   <dd>
-                    <strong>{airline(blocks * perBlock)}</strong>
+                    <strong>{airline((chosen / blockSize) * perBlock)}</strong>
                   </dd>
                   <dt>{t('convert.stay')}</dt>
-                  <dd>{points(balance - blocks * blockSize)}</dd>
+                  <dd>{points(balance - chosen)}</dd>
                 </dl>
               )}
             </div>
             <div className="qff-actions">
               <button
                 type="button"
-                className={`btn${blocks === null ? ' btn-off' : ''}`}
-                aria-disabled={blocks === null ? true : undefined}
+                className={`btn${chosen === null ? ' btn-off' : ''}`}
+                aria-disabled={chosen === null ? true : undefined}
                 onClick={open}
               >
                 {t('convert.open')}
