@@ -5,8 +5,9 @@
 //   - no package reaches into another's internals (`@portal/<pkg>/src/...`, or a relative path into
 //     another package's folder): only what its package.json `exports` names;
 //   - inside a tab, a feature (src/features/<name>) imports no other feature: what two features
-//     share lives in the tab's src/api, src/lib or src/components; a feature is put on a screen by
-//     the tab's screens (src/screens), which its Root puts on its routes.
+//     share lives in the tab's src/features/shared (its own api, hooks and components; it imports
+//     no feature), src/lib or src/components; a feature is put on a screen by the tab's screens
+//     (src/screens), which its Root puts on its routes.
 //   - no import cycle, inside a package or between packages.
 // Formatting is Prettier's (.prettierrc); no rule here is about layout.
 import fs from 'node:fs';
@@ -34,6 +35,8 @@ const resolver = createNodeResolver({
 // The tabs, and the features each one has today (a new feature folder is covered as it appears).
 const WORKSPACES = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).workspaces;
 const TABS = WORKSPACES.filter((w) => /^mfe-/.test(w));
+// What a tab's features share (its api, hooks and components): any feature may import it.
+const SHARED = 'shared';
 const featuresOf = (tab) => {
   const dir = path.join(ROOT, tab, 'src', 'features');
   return fs.existsSync(dir)
@@ -143,7 +146,8 @@ export default tseslint.config(
       ],
     },
   },
-  // Each tab: no other tab; inside it, no feature imports another feature.
+  // Each tab: no other tab; inside it, no feature imports another feature (but any may import the
+  // tab's features/shared, which imports none).
   ...TABS.map((tab) => ({
     files: [`${tab}/${SOURCE}`],
     rules: {
@@ -154,8 +158,8 @@ export default tseslint.config(
           zones: featuresOf(tab).map((feature) => ({
             target: `./${tab}/src/features/${feature}`,
             from: `./${tab}/src/features`,
-            except: [`./${feature}`],
-            message: `A feature imports no other feature: move what ${feature} shares with it to ${tab}/src/api, src/lib or src/components.`,
+            except: feature === SHARED ? [`./${feature}`] : [`./${feature}`, `./${SHARED}`],
+            message: `A feature imports no other feature: move what ${feature} shares with it to ${tab}/src/features/${SHARED}, src/lib or src/components.`,
           })),
           basePath: ROOT,
         },

@@ -8,7 +8,7 @@ import type { Query, QueryClient } from '@tanstack/react-query';
 import { createAsyncStoragePersister } from '@tanstack/query-async-storage-persister';
 import { PersistQueryClientProvider, type PersistQueryClientOptions } from '@tanstack/react-query-persist-client';
 import { PROFILE_CACHE_KEY, useAuth } from '@portal/runtime';
-import { profileKey } from './api/profile';
+import { profileKey } from './features/shared/hooks/use-profile';
 
 /** The queries kept across page loads, keyed [name, profileId]. */
 const PERSISTED = new Set(['profile', 'tiers']);

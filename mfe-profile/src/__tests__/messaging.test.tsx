@@ -4,7 +4,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import type { FetchStub, StubResponse } from '@portal/kit/fetch-stub';
 import { PROFILE, backend, refused, renderAt, resetAll, toasts } from './fixtures';
 import { queryClient } from '../providers';
-import { profileKey } from '../api/profile';
+import { profileKey } from '../features/shared/hooks/use-profile';
 import { useUpdateComms } from '../features/messaging/hooks/use-comms';
 import { SAVED_VISIBLE_MS } from '../features/messaging/components/Messaging';
 import type { Profile } from '@portal/runtime';

@@ -7,7 +7,7 @@ import type { FetchStub, StubResponse } from '@portal/kit/fetch-stub';
 import { PROFILE, backend, renderAt, resetAll } from './fixtures';
 import { queryClient } from '../providers';
 import { persistOptions } from '../persist';
-import { profileKey } from '../api/profile';
+import { profileKey } from '../features/shared/hooks/use-profile';
 
 let stub: FetchStub;
 

@@ -5,9 +5,9 @@ import { onAnalytics, type AnalyticsEvent } from '@portal/runtime/testing';
 import { stubFetch, type FetchStub, type StubResponse, type StubRoute } from '@portal/kit/fetch-stub';
 import { errorAnswer, resetScreens, signIn, toasts } from '@portal/kit/screen-testing';
 import { Root, type QffView } from '../Root';
-import { queryClient } from '../api/queries';
-import { clearQffStatusCache } from '../api/status-cache';
-import type { QffLinked, QffNotLinked, QffRedemption } from '../api/types';
+import { queryClient } from '../features/shared/hooks/use-qff';
+import { clearQffStatusCache } from '../features/shared/hooks/use-cached-qff-status';
+import type { QffLinked, QffNotLinked, QffRedemption } from '../features/shared/api/types';
 import type { QffActivity } from '../features/account/api/types';
 import type { Conversion } from '../features/convert/api/types';
 

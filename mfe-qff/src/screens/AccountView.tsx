@@ -1,6 +1,6 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { createMfeStrings } from '@portal/kit/mfe-strings';
-import { queryClient } from '../api/queries';
+import { queryClient } from '../features/shared/hooks/use-qff';
 import { AnalyticsPrefix } from '../lib/analytics';
 import { ACCOUNT_NS, accountCatalogs } from '../i18n/account-catalogs';
 import { FullView } from './FullView';

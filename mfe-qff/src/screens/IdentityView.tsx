@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Loading, TAB_CLICK_EVENTS, track, useAuth } from '@portal/runtime';
-import { useQffStatus } from '../api/queries';
+import { useQffStatus } from '../features/shared/hooks/use-qff';
 import { Problem } from '../components/Problem';
 import { LinkWizard } from '../features/link/components/LinkWizard';
 import { LinkedAccount } from '../features/account/components/LinkedAccount';

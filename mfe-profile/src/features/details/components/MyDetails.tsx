@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { findCountry, useCountries } from '@portal/runtime/countries';
 import { Bdi, ErrorState, Loading, useAuth, type Profile } from '@portal/runtime';
-import { useProfile } from '../../../api/profile';
+import { useProfile } from '../../shared/hooks/use-profile';
 import { useTiers } from '../hooks/use-tiers';
 import { DetailsForm } from './DetailsForm';
 import { Identities } from './Identities';

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { track, useAuth, type Profile } from '@portal/runtime';
 import { announceDataChanged } from '@portal/kit/mfe-providers';
-import { profileKey } from '../../../api/profile';
+import { profileKey } from '../../shared/hooks/use-profile';
 import { confirmEmailChange, startEmailChange } from '../api/email-change';
 
 /** Asks for a code to the new address. */

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { track, useAuth } from '@portal/runtime';
-import { putProfile, setProfile } from '../../../api/profile';
+import { setProfile } from '../../shared/hooks/use-profile';
+import { putProfile } from '../api/put-profile';
 import type { ProfileUpdate } from '@portal/runtime';
 
 /**

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorState, Loading, timeZone, useAuth, useConfig } from '@portal/runtime';
-import { useProfile } from '../../../api/profile';
+import { useProfile } from '../../shared/hooks/use-profile';
 import { profileSettings } from '../../../lib/settings';
 import { formatDateTime } from '../../../lib/format';
 import { useCommsHistory, useUpdateComms } from '../hooks/use-comms';

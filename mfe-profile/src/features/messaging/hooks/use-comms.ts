@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { addToast, isHttpError, track, useAuth, type Profile } from '@portal/runtime';
-import { profileKey, setProfile } from '../../../api/profile';
+import { profileKey, setProfile } from '../../shared/hooks/use-profile';
 import { getCommsHistory, putComms, type CommsUpdate } from '../api/comms';
 
 const historyKey = (profileId: string | null) => ['comms-history', profileId] as const;

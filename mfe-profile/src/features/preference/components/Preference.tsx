@@ -13,7 +13,7 @@ import {
   type Profile,
 } from '@portal/runtime';
 import { formatDistance } from '@portal/runtime/geolocation';
-import { useProfile } from '../../../api/profile';
+import { useProfile } from '../../shared/hooks/use-profile';
 import { SelectField, SubmitButton } from '@portal/kit/fields';
 import { toastSaved, toastWriteError, useDraft, useServerErrors } from '../../../lib/form';
 import { useLocations, useSaveAttribute } from '../hooks/use-preference';

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { track, useAuth } from '@portal/runtime';
-import { putCustomAttribute, setProfile } from '../../../api/profile';
+import { putCustomAttribute } from '../../shared/api/profile';
+import { setProfile } from '../../shared/hooks/use-profile';
 import { getLocations } from '../api/get-locations';
 
 export function useLocations() {

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { ErrorState, Loading, useAuth, useConfig } from '@portal/runtime';
-import { useProfile } from '../../../api/profile';
+import { useProfile } from '../../shared/hooks/use-profile';
 import { profileSettings } from '../../../lib/settings';
 import { parseSize } from '../lib/sizes';
 import { GarmentForm } from './GarmentForm';

@@ -1,5 +1,5 @@
 import { http } from '@portal/runtime';
-import type { QffStatus } from '../../../api/types';
+import type { QffStatus } from '../../shared/api/types';
 import type { QffHistoryPage, QffUnlinkRequest, UnlinkReason } from './types';
 
 export const UNLINK_REASONS: readonly UnlinkReason[] = ['wrong_account', 'not_using', 'privacy', 'other'];

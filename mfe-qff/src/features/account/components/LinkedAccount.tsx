@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Bdi, useAuth } from '@portal/runtime';
 import { formatNumber } from '@portal/kit/format';
 import { formatDate, useTimeZone } from '@portal/kit/dates';
-import type { QffLinked } from '../../../api/types';
+import type { QffLinked } from '../../shared/api/types';
 import { UnlinkDialog } from './UnlinkDialog';
 
 /**

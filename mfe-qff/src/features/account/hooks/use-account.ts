@@ -1,7 +1,7 @@
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { addToast, useAuth } from '@portal/runtime';
-import { afterQffWrite, qffKey } from '../../../api/queries';
+import { afterQffWrite, qffKey } from '../../shared/hooks/use-qff';
 import { useTrack } from '../../../lib/analytics';
 import { getQffHistory, nextHistoryPage, unlinkQff } from '../api/account';
 import type { QffActivity, QffHistoryPage } from '../api/types';

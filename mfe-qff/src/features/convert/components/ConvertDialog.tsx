@@ -5,7 +5,7 @@ import { BdiTrans, isHttpError, signInAgain } from '@portal/runtime';
 import { Dialog } from '@portal/kit/dialog';
 import { newIdempotencyKey } from '@portal/kit/idempotency';
 import { Icon } from '../../../components/Icon';
-import { afterQffWrite } from '../../../api/queries';
+import { afterQffWrite } from '../../shared/hooks/use-qff';
 import { fieldErrors, isTransient, needsSignIn, serverSentence } from '../../../lib/errors';
 import { useTrack } from '../../../lib/analytics';
 import { formatNumber } from '@portal/kit/format';

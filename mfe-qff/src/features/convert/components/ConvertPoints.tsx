@@ -2,9 +2,9 @@ import { useId, useRef, useState, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FieldError, Loading, useAuth } from '@portal/runtime';
 import { Problem } from '../../../components/Problem';
-import { useBalances } from '../../../api/queries';
+import { useBalances } from '../../shared/hooks/use-qff';
 import { formatNumber } from '@portal/kit/format';
-import type { QffLinked } from '../../../api/types';
+import type { QffLinked } from '../../shared/api/types';
 import { ConvertDialog, type ConversionPlan } from './ConvertDialog';
 
 /**

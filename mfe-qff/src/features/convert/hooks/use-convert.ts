@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useAuth } from '@portal/runtime';
-import { afterQffWrite, qffKey } from '../../../api/queries';
+import { afterQffWrite, qffKey } from '../../shared/hooks/use-qff';
 import { useTrack } from '../../../lib/analytics';
 import { getConversions, redeemPoints } from '../api/convert';
 import type { Conversion } from '../api/types';

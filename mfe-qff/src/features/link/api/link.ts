@@ -1,5 +1,5 @@
 import { http } from '@portal/runtime';
-import type { QffStatus } from '../../../api/types';
+import type { QffStatus } from '../../shared/api/types';
 import type { QffLinkRequest, QffValidateResponse } from './types';
 
 /**

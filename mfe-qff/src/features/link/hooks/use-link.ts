@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { addToast } from '@portal/runtime';
-import { afterQffWrite } from '../../../api/queries';
+import { afterQffWrite } from '../../shared/hooks/use-qff';
 import { useTrack } from '../../../lib/analytics';
 import { linkQff, validateQff } from '../api/link';
 

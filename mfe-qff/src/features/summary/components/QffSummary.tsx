@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Bdi, ErrorState, Link, Loading, TAB_CLICK_EVENTS, track } from '@portal/runtime';
-import { useCachedQffStatus } from '../../../api/status-cache';
+import { useCachedQffStatus } from '../../shared/hooks/use-cached-qff-status';
 import { formatNumber } from '@portal/kit/format';
 
 const toRewards = () => track(TAB_CLICK_EVENTS['/rewards']);

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { isHttpError, onSessionChange, useAuth } from '@portal/runtime';
-import { getQffStatus } from './status';
-import type { QffStatus } from './types';
+import { getQffStatus } from '../api/status';
+import type { QffStatus } from '../api/types';
 
 // The summary on /home reads the status without a query library (it is the only remote /home
 // loads, and its first load has a budget): a fetch in an effect, with what it used from TanStack

@@ -1,9 +1,10 @@
 import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { announceDataChanged, createMfeQueryClient } from '@portal/kit/mfe-providers';
-import { authStore, http, useAuth, type Balances } from '@portal/runtime';
-import { clearQffStatusCache } from './status-cache';
-import { getQffStatus } from './status';
-import type { QffStatus } from './types';
+import { authStore, useAuth, type Balances } from '@portal/runtime';
+import { getBalances } from '../api/balances';
+import { getQffStatus } from '../api/status';
+import type { QffStatus } from '../api/types';
+import { clearQffStatusCache } from './use-cached-qff-status';
 
 // The account views' queries (only their chunk loads react-query; the summary on /home does not).
 // Keys start with the names the micro-frontends announce changes by: 'qff' (status, history and
@@ -23,9 +24,6 @@ export function useQffStatus() {
   const { profile_id } = useAuth();
   return useQuery({ queryKey: qffKey.status(profile_id), queryFn: ({ signal }) => getQffStatus(signal) });
 }
-
-/** GET /api/profile/balances: the member's own points (what a conversion spends). */
-export const getBalances = (signal?: AbortSignal) => http<Balances>('/api/profile/balances', { signal });
 
 export function useBalances(enabled = true) {
   const { profile_id } = useAuth();
