@@ -1,6 +1,6 @@
-import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, TAB_CLICK_EVENTS, track, useAuth, useOnline } from '@portal/runtime';
+import { Link, TAB_CLICK_EVENTS, track, useAuth } from '@portal/runtime';
+import { LoadMore, useLoadMore } from '@portal/kit/load-more';
 import { NoData, OfflineNote } from '@portal/kit/offline-data';
 import { formatDay, groupByDay, useTimeZone } from '../../../lib/dates';
 import { allTransactions, useTransactions } from '../hooks/use-transactions';
@@ -25,28 +25,15 @@ export function MyOrders() {
   const { impersonating } = useAuth();
   const zone = useTimeZone();
   const query = useTransactions();
-  const online = useOnline();
   const orders = allTransactions(query.data);
   const groups = groupByDay(orders, (tx) => tx.transacted_at, zone);
   const total = query.data?.pages[query.data.pages.length - 1]?.meta?.total ?? orders.length;
-  const listRef = useRef<HTMLDivElement>(null);
-  // After "Load more", the focus goes to the first order it brought (the button may be gone).
-  const [focusAt, setFocusAt] = useState<number | null>(null);
-  useEffect(() => {
-    if (focusAt === null || orders.length <= focusAt) return;
-    listRef.current?.querySelectorAll<HTMLElement>('.order__toggle')[focusAt]?.focus();
-    setFocusAt(null);
-  }, [focusAt, orders.length]);
-
-  const loadMore = () => {
-    if (query.isFetchingNextPage) return;
-    const shown = orders.length;
-    setFocusAt(shown);
-    void query.fetchNextPage().then((result) => {
-      // Nothing new to go to (a failure, or only repeats): no focus move later either.
-      if (result.isError || allTransactions(result.data).length <= shown) setFocusAt(null);
-    });
-  };
+  // After "Load more", the focus goes to the first order it brought.
+  const { listRef, loadMore } = useLoadMore<typeof query.data, HTMLDivElement>(
+    query,
+    (data) => allTransactions(data).length,
+    '.order__toggle',
+  );
 
   let body;
   // Spec 8: a failed load is an error flag without a message: a friendly retry (offline: a note, not an error).
@@ -68,35 +55,16 @@ export function MyOrders() {
             </section>
           );
         })}
-        <div className="orders-more">
-          <p className="muted" role="status">
-            {t('orders.shown', { shown: orders.length, total: Math.max(total, orders.length) })}
-          </p>
-          {query.isFetchNextPageError && (
-            <p className="field-error" role="alert">
-              {t('orders.moreFailed')}
-            </p>
-          )}
-          {query.hasNextPage && (
-            <>
-              <button
-                type="button"
-                className="btn btn-secondary"
-                onClick={loadMore}
-                disabled={!online}
-                aria-describedby={online ? undefined : 'orders-more-offline'}
-                aria-busy={query.isFetchingNextPage || undefined}
-              >
-                {query.isFetchingNextPage ? t('orders.loadingMore') : t('orders.loadMore')}
-              </button>
-              {!online && (
-                <span id="orders-more-offline" className="offline-reason">
-                  {t('offlineData.moreOffline')}
-                </span>
-              )}
-            </>
-          )}
-        </div>
+        <LoadMore
+          query={query}
+          loadMore={loadMore}
+          name="orders-more"
+          shown={t('orders.shown', { shown: orders.length, total: Math.max(total, orders.length) })}
+          failed={t('orders.moreFailed')}
+          more={t('orders.loadMore')}
+          loading={t('orders.loadingMore')}
+          offline={t('offlineData.moreOffline')}
+        />
       </div>
     );
 

@@ -1,6 +1,6 @@
-import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Bdi, useOnline, type PointsEntry } from '@portal/runtime';
+import { Bdi, type PointsEntry } from '@portal/runtime';
+import { LoadMore, useLoadMore } from '@portal/kit/load-more';
 import { NoData } from '@portal/kit/offline-data';
 import { Signed } from '@portal/kit/signed';
 import { formatDate, formatNumber, useTimeZone } from '../../../lib/format';
@@ -52,27 +52,15 @@ export function PointsHistory() {
   const lang = i18n.language;
   const zone = useTimeZone();
   const query = usePointsHistory();
-  const online = useOnline();
   const entries = allEntries(query.data);
   const pages = query.data?.pages ?? [];
   const total = Math.max(pages[pages.length - 1]?.meta?.total ?? 0, entries.length);
-  const listRef = useRef<HTMLUListElement>(null);
-  // After "Load more", the focus goes to the first entry it brought (the button may be gone).
-  const [focusAt, setFocusAt] = useState<number | null>(null);
-  useEffect(() => {
-    if (focusAt === null || entries.length <= focusAt) return;
-    listRef.current?.querySelectorAll<HTMLElement>('.ledger__entry')[focusAt]?.focus();
-    setFocusAt(null);
-  }, [focusAt, entries.length]);
-
-  const loadMore = () => {
-    if (query.isFetchingNextPage) return;
-    const shown = entries.length;
-    setFocusAt(shown);
-    void query.fetchNextPage().then((result) => {
-      if (result.isError || allEntries(result.data).length <= shown) setFocusAt(null);
-    });
-  };
+  // After "Load more", the focus goes to the first entry it brought.
+  const { listRef, loadMore } = useLoadMore<typeof query.data, HTMLUListElement>(
+    query,
+    (data) => allEntries(data).length,
+    '.ledger__entry',
+  );
 
   let body;
   if (entries.length === 0 && (query.isPending || query.isError)) body = <NoData query={query} />;
@@ -85,35 +73,16 @@ export function PointsHistory() {
             <Entry key={entry.id} entry={entry} zone={zone} />
           ))}
         </ul>
-        <div className="ledger-more">
-          <p className="muted" role="status">
-            {t('history.shown', { count: total, shown: formatNumber(entries.length, lang), total: formatNumber(total, lang) })}
-          </p>
-          {query.isFetchNextPageError && (
-            <p className="field-error" role="alert">
-              {t('history.moreFailed')}
-            </p>
-          )}
-          {query.hasNextPage && (
-            <>
-              <button
-                type="button"
-                className="btn btn-secondary"
-                onClick={loadMore}
-                disabled={!online}
-                aria-describedby={online ? undefined : 'history-more-offline'}
-                aria-busy={query.isFetchingNextPage || undefined}
-              >
-                {query.isFetchingNextPage ? t('history.loadingMore') : t('history.loadMore')}
-              </button>
-              {!online && (
-                <span id="history-more-offline" className="offline-reason">
-                  {t('offlineData.moreOffline')}
-                </span>
-              )}
-            </>
-          )}
-        </div>
+        <LoadMore
+          query={query}
+          loadMore={loadMore}
+          name="ledger-more"
+          shown={t('history.shown', { count: total, shown: formatNumber(entries.length, lang), total: formatNumber(total, lang) })}
+          failed={t('history.moreFailed')}
+          more={t('history.loadMore')}
+          loading={t('history.loadingMore')}
+          offline={t('offlineData.moreOffline')}
+        />
       </>
     );
 
