@@ -63,7 +63,19 @@ export { track, screenView, TAB_CLICK_EVENTS } from './analytics';
 export { postToParent, isEmbedded, setParentOrigin, parentOrigin, takeEmbedderParam, embedderUrl } from './bridge';
 export { LOCATION_EVENT } from './router';
 export { nativeActionAvailable, postNativeAction, type NativeAction } from './native-bridge';
-export { usePathname, useSearch, navigate, matchPath, setServerLocation, Link, Routes, type RouteDef } from './router';
+export {
+  usePathname,
+  useSearch,
+  navigate,
+  requestNavigation,
+  addLeaveGuard,
+  matchPath,
+  setServerLocation,
+  Link,
+  Routes,
+  type RouteDef,
+  type LeaveGuard,
+} from './router';
 export { Loading, ErrorState, FieldError } from './ui';
 export { Bdi, BdiTrans } from './bidi';
 export { RemoteParcel, setParcelMounter, type ParcelMounter, type ParcelHandle, type ParcelProps } from './parcels';

@@ -53,6 +53,41 @@ export function navigate(to: string, options: { replace?: boolean } = {}): void 
   window.dispatchEvent(new Event(LOCATION_EVENT));
 }
 
+/**
+ * Asked before a member's in-app navigation (a `Link`, the tab bar, a sub-nav) leaves the page:
+ * answers whether to go. A page with unsaved work registers one while it has some, and asks the
+ * member (My Details' "Leave without saving?"). Programmatic navigation (sign-out, an expired
+ * session, a redirect) is never held up.
+ */
+export type LeaveGuard = (to: string) => boolean | Promise<boolean>;
+const leaveGuards = new Set<LeaveGuard>();
+
+/** Registers `guard` until the returned function is called. */
+export function addLeaveGuard(guard: LeaveGuard): () => void {
+  leaveGuards.add(guard);
+  return () => {
+    leaveGuards.delete(guard);
+  };
+}
+
+/**
+ * Navigates as a member's click on a link does: at once when no page holds unsaved work (or the
+ * link leads where the page already is), otherwise once every leave guard agrees.
+ */
+export function requestNavigation(to: string): void {
+  const guards = [...leaveGuards];
+  const here = new URL(window.location.href);
+  const there = new URL(to, here);
+  if (guards.length === 0 || (there.pathname === here.pathname && there.search === here.search)) {
+    navigate(to);
+    return;
+  }
+  void (async () => {
+    for (const guard of guards) if (!(await guard(to))) return;
+    navigate(to);
+  })();
+}
+
 /** Matches '/rewards/item/:id' style patterns; returns params or null. */
 export function matchPath(pattern: string, path: string): Record<string, string> | null {
   const p = pattern.split('/').filter(Boolean);
@@ -75,7 +110,7 @@ export function Link({ href, onClick, children, ...rest }: LinkProps) {
     if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
     if (rest.target && rest.target !== '_self') return;
     e.preventDefault();
-    navigate(href);
+    requestNavigation(href);
   };
   return (
     <a href={href} onClick={handle} {...rest}>
