@@ -188,33 +188,18 @@ pub async fn reject(tx: &mut Tx<'_>, id: &str, message: &str, at_ms: i64) -> Res
 
 /// The member's pending claims: (id, purchase date).
 pub async fn pending_dates(db: &Db, pid: &str) -> Result<Vec<(String, String)>> {
-    Ok(sqlx::query("SELECT id, purchase_date FROM claims WHERE profile_id = $1 AND status = 'pending'")
-        .bind(pid)
-        .fetch_all(&db.pool)
-        .await?
-        .into_iter()
-        .map(|r| (r.get("id"), r.get("purchase_date")))
-        .collect())
+    let query = sqlx::query("SELECT id, purchase_date FROM claims WHERE profile_id = $1 AND status = 'pending'").bind(pid);
+    super::fetch_map(db, query, |r| (r.get("id"), r.get("purchase_date"))).await
 }
 
 /// The member's latest claims, newest first (at most 200).
 pub async fn list(db: &Db, pid: &str) -> Result<Vec<pb::Claim>> {
-    Ok(sqlx::query(&format!("SELECT {CLAIM_COLS} FROM claims WHERE profile_id = $1 ORDER BY created_at_ms DESC, id DESC LIMIT 200"))
-        .bind(pid)
-        .fetch_all(&db.pool)
-        .await?
-        .iter()
-        .map(claim_row)
-        .collect())
+    let sql = format!("SELECT {CLAIM_COLS} FROM claims WHERE profile_id = $1 ORDER BY created_at_ms DESC, id DESC LIMIT 200");
+    super::fetch_map(db, sqlx::query(&sql).bind(pid), claim_row).await
 }
 
 /// Every claim of the member, newest first (the data export).
 pub async fn all(db: &Db, pid: &str) -> Result<Vec<pb::Claim>> {
-    Ok(sqlx::query(&format!("SELECT {CLAIM_COLS} FROM claims WHERE profile_id = $1 ORDER BY created_at_ms DESC, id DESC"))
-        .bind(pid)
-        .fetch_all(&db.pool)
-        .await?
-        .iter()
-        .map(claim_row)
-        .collect())
+    let sql = format!("SELECT {CLAIM_COLS} FROM claims WHERE profile_id = $1 ORDER BY created_at_ms DESC, id DESC");
+    super::fetch_map(db, sqlx::query(&sql).bind(pid), claim_row).await
 }

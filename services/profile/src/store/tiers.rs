@@ -63,12 +63,6 @@ pub async fn recorded(db: &Db, pid: &str) -> Result<Option<(String, Option<i64>)
 
 /// Members whose tier is due for a review at `now` (a credit since the last one, or their tier's end).
 pub async fn due_for_review(db: &Db, now: i64, limit: i64) -> Result<Vec<String>> {
-    Ok(sqlx::query("SELECT profile_id FROM loyalty_accounts WHERE review_at <= $1 ORDER BY review_at, profile_id LIMIT $2")
-        .bind(now)
-        .bind(limit)
-        .fetch_all(&db.pool)
-        .await?
-        .into_iter()
-        .map(|r| r.get("profile_id"))
-        .collect())
+    let sql = "SELECT profile_id FROM loyalty_accounts WHERE review_at <= $1 ORDER BY review_at, profile_id LIMIT $2";
+    super::due_members(db, sql, now, limit).await
 }
