@@ -121,6 +121,11 @@ function setting(env, key, envName, fallback) {
   return fallback;
 }
 
+/** The @portal/runtime range a package declares (dependency or peer dependency); null if none. */
+function runtimeRange(pkg) {
+  return (pkg.dependencies || {})['@portal/runtime'] || (pkg.peerDependencies || {})['@portal/runtime'] || null;
+}
+
 /**
  * Webpack config for one micro-frontend remote.
  * Output dir, version and publicPath come from `--env outDir= version= publicPath=`
@@ -165,7 +170,11 @@ function createMfeConfig({ dir, exposes, fromShell = [] }) {
       cache: false,
       plugins: [
         standalone && standalonePage(pkg.name),
-        new (require('webpack').DefinePlugin)({ __MFE_VERSION__: JSON.stringify(version) }),
+        new (require('webpack').DefinePlugin)({
+          __MFE_VERSION__: JSON.stringify(version),
+          // The shared runtime's range this tab needs (@portal/kit/runtime-compat checks it).
+          __PORTAL_RUNTIME_RANGE__: JSON.stringify(runtimeRange(pkg)),
+        }),
         new ModuleFederationPlugin({
           name,
           filename: 'remoteEntry.js',
@@ -217,4 +226,5 @@ module.exports = {
   precompress,
   portalCss,
   SHARED_FROM,
+  runtimeRange,
 };

@@ -6,12 +6,18 @@
 import { Component, useEffect, type ComponentType, type ReactNode } from 'react';
 import { createRoot, type Root as ReactRoot } from 'react-dom/client';
 import { ErrorState } from '@portal/runtime';
+import { BUILT_RANGE, compatible, drawRefusal, providedRuntimeVersion } from './runtime-compat';
 
 /** What single-spa passes to an application's or a parcel's lifecycles (and the page's props). */
 export interface MfeProps {
   name: string;
   domElement?: HTMLElement;
   domElementGetter?: () => HTMLElement;
+  /**
+   * From the shell (newer shells only): tells it this tab failed to draw (`render_failed`: its
+   * error boundary caught an error) or refused to mount (`incompatible`: version skew).
+   */
+  reportProblem?: (outcome: 'render_failed' | 'incompatible') => void;
   [prop: string]: unknown;
 }
 
@@ -38,15 +44,24 @@ export interface MfeOptions<P> {
    * false: as soon as the render is asked for (a parcel whose host page does not wait for it).
    */
   awaitCommit?: boolean;
+  /**
+   * The @portal/runtime range this tab needs (default: its package.json's, written in by the
+   * build). When the shell's runtime does not satisfy it, the tab refuses to mount and says so
+   * in its outlet (./runtime-compat).
+   */
+  requires?: string | null;
 }
 
-class ErrorBoundary extends Component<{ children: ReactNode }, { error: Error | null }> {
-  constructor(props: { children: ReactNode }) {
+class ErrorBoundary extends Component<{ children: ReactNode; onError?: () => void }, { error: Error | null }> {
+  constructor(props: { children: ReactNode; onError?: () => void }) {
     super(props);
     this.state = { error: null };
   }
   static getDerivedStateFromError(error: Error) {
     return { error };
+  }
+  componentDidCatch() {
+    this.props.onError?.();
   }
   render() {
     return this.state.error ? <ErrorState error={this.state.error} /> : this.props.children;
@@ -61,13 +76,14 @@ function Committed({ onCommit, children }: { onCommit: () => void; children: Rea
 
 /** The lifecycles for `Root`: every mount (by its single-spa name) has its own React root. */
 export function createMfe<P extends object>(Root: ComponentType<P>, options: MfeOptions<P> = {}): MfeLifecycles {
-  const { rootProps = () => ({}) as P, container: where = 'element', awaitCommit = true } = options;
+  const { rootProps = () => ({}) as P, container: where = 'element', awaitCommit = true, requires = BUILT_RANGE } = options;
   const mounted = new Map<string, { root: ReactRoot; container: HTMLElement; own: boolean }>();
+  const refused = new Map<string, HTMLElement>();
 
   const render = (root: ReactRoot, props: MfeProps) =>
     new Promise<void>((resolve) => {
       const tree = (
-        <ErrorBoundary>
+        <ErrorBoundary onError={() => props.reportProblem?.('render_failed')}>
           <Root {...rootProps(props)} />
         </ErrorBoundary>
       );
@@ -82,6 +98,13 @@ export function createMfe<P extends object>(Root: ComponentType<P>, options: Mfe
     async mount(props) {
       const host = props.domElement ?? props.domElementGetter?.();
       if (!host) throw new Error(`${props.name}: no DOM element to mount into`);
+      const provided = providedRuntimeVersion();
+      if (!compatible(provided, requires)) {
+        console.error(`${props.name}: needs @portal/runtime ${requires}, the shell provides ${provided}`);
+        refused.set(props.name, drawRefusal(host, props.name, provided, String(requires)));
+        props.reportProblem?.('incompatible');
+        return;
+      }
       let container = host;
       if (where === 'own') {
         container = document.createElement('div');
@@ -97,6 +120,8 @@ export function createMfe<P extends object>(Root: ComponentType<P>, options: Mfe
       if (entry) await render(entry.root, props);
     },
     async unmount(props) {
+      refused.get(props.name)?.remove();
+      refused.delete(props.name);
       const entry = mounted.get(props.name);
       if (!entry) return;
       mounted.delete(props.name);
@@ -105,3 +130,5 @@ export function createMfe<P extends object>(Root: ComponentType<P>, options: Mfe
     },
   };
 }
+
+export { refusalText } from './runtime-compat';

@@ -10,6 +10,7 @@
 const page = globalThis as { __portalRuntimeInstances?: number };
 page.__portalRuntimeInstances = (page.__portalRuntimeInstances ?? 0) + 1;
 
+export { RUNTIME_API_VERSION } from './version';
 export { createStore, useStore, useBrowserValue, useDrawn, DrawnAhead, type Store } from './store';
 export { authStore, SIGNED_OUT, type AuthState } from './auth-store';
 export {

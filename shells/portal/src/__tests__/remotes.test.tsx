@@ -37,7 +37,7 @@ describe('remotes', () => {
       'GET /mfe-manifest.json': { body: { mfe_profile: { entry: '/mfe/mfe-profile/0.1.0/mf-manifest.json', version: '0.1.0' }, junk: 1 } },
     });
     await expect(fetchManifest()).resolves.toEqual({
-      mfe_profile: { entry: '/mfe/mfe-profile/0.1.0/mf-manifest.json', version: '0.1.0' },
+      mfe_profile: { entry: '/mfe/mfe-profile/0.1.0/mf-manifest.json', version: '0.1.0', canary: false },
     });
     stub.restore();
     stub = stubFetch({ 'GET /mfe-manifest.json': { status: 404 } });

@@ -5,6 +5,7 @@ import { authStore, setParcelMounter, type MfeManifest, type ParcelHandle, type 
 import { fetchManifest } from './manifest';
 import { MFE_ROUTES, remoteForPath } from './routes';
 import { remoteStatus, setRetryHandler } from './status';
+import { reportRemote } from './report';
 import { nextTask } from '../next-task';
 
 export const REMOTE_LOAD_TIMEOUT_MS = 10000;
@@ -32,6 +33,27 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
   });
 }
 
+/**
+ * The remote's lifecycles, with a `reportProblem` prop (the tab tells of an error it caught while
+ * drawing, or of its refusal to mount) and a mount or update that throws reported as a render
+ * failure.
+ */
+function reporting(remote: string, config: LifeCycles): LifeCycles {
+  const reportProblem = (outcome: 'render_failed' | 'incompatible') => reportRemote(manifest, remote, outcome);
+  const guard =
+    (step: 'mount' | 'update') =>
+    async (props: object): Promise<unknown> => {
+      const fn = config[step] as ((p: object) => Promise<unknown>) | undefined;
+      try {
+        return await fn?.({ ...props, reportProblem });
+      } catch (err) {
+        reportProblem('render_failed');
+        throw err;
+      }
+    };
+  return { ...config, mount: guard('mount'), update: config.update ? guard('update') : undefined } as LifeCycles;
+}
+
 async function loadLifecycles(remote: string): Promise<LifeCycles> {
   if (!manifest[remote]) {
     markFailed(remote);
@@ -40,9 +62,11 @@ async function loadLifecycles(remote: string): Promise<LifeCycles> {
   try {
     const mod = await withTimeout(loadRemote<LifeCycles>(`${remote}/app`), REMOTE_LOAD_TIMEOUT_MS, remote);
     if (!mod || typeof (mod as LifeCycles).mount !== 'function') throw new Error(`${remote}/app has no lifecycles`);
-    return mod as LifeCycles;
+    reportRemote(manifest, remote, 'loaded');
+    return reporting(remote, mod as LifeCycles);
   } catch (err) {
     console.error(`Could not load ${remote}`, err);
+    reportRemote(manifest, remote, 'load_failed');
     markFailed(remote);
     throw err;
   }

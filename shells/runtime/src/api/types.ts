@@ -90,10 +90,12 @@ export type ClaimList = Schemas['ClaimList'];
 export type ClaimRequest = Schemas['ClaimRequest'];
 export type ClaimResponse = Schemas['ClaimResponse'];
 
-// Not part of the REST API: the micro-frontend manifest the gateway serves from configuration.
+// The micro-frontend manifest (GET /mfe-manifest.json): each tab's release for the caller.
 export interface MfeManifestEntry {
   entry: string;
   version: string;
+  /** A canary release (the shell reports each load of it). */
+  canary?: boolean;
 }
 
 export type MfeManifest = Record<string, MfeManifestEntry>;
