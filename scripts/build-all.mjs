@@ -21,14 +21,17 @@ console.log(`@portal/embed -> ${out}/embed/portal-embed.js`);
 console.log(`shell -> ${out}/index.html (the login page), ${out}/app.html (the signed-in frame), ${out}/shell/`);
 webpack(path.join(REPO, 'shells', 'portal'), { PORTAL_OUT_DIR: out });
 
+// PORTAL_SHELL_ONLY=1 (the web image): the shell alone. The tabs are their own deployables in
+// production (deploy/docker/mfe.Dockerfile), released into the store with their manifest.
+const shellOnly = process.env.PORTAL_SHELL_ONLY === '1';
 const manifest = {};
-for (const dirName of MFE_DIRS) {
+for (const dirName of shellOnly ? [] : MFE_DIRS) {
   const dir = path.join(REPO, dirName);
   const { name, entry } = buildMfe(dir, undefined, out);
   manifest[name] = entry;
   console.log(`${name} -> ${entry.entry}`);
 }
-writeJsonAtomic(path.join(out, 'mfe-manifest.json'), manifest);
+if (!shellOnly) writeJsonAtomic(path.join(out, 'mfe-manifest.json'), manifest);
 
 const assets = path.join(REPO, 'shells', 'portal', 'static', 'assets');
 fs.mkdirSync(path.join(out, 'assets'), { recursive: true });

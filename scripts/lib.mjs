@@ -56,12 +56,3 @@ export function buildMfe(dir, version, out) {
   if (!fs.existsSync(manifestFile)) throw new Error(`${manifestFile} was not produced`);
   return { name: federationName(pkg), entry: { entry: `/${rel}mf-manifest.json`, version: v } };
 }
-
-/** Updates one entry of <out>/mfe-manifest.json, leaving the others as they are. */
-export function updateManifest(out, name, entry) {
-  const file = path.join(out, 'mfe-manifest.json');
-  const manifest = readJson(file, {});
-  manifest[name] = entry;
-  writeJsonAtomic(file, manifest);
-  return manifest;
-}
