@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Checks deploy/ offline: every kustomize overlay renders and validates against the Kubernetes
-# schemas (kubernetes-validate, strict), and every Dockerfile copies only files that exist in the
-# repository. Ends with `N passed, N failed`. Needs kubectl (its built-in kustomize) and
+# schemas (kubernetes-validate, strict) and fits the database's connection budget
+# (deploy/budget.py), and every Dockerfile copies only files that exist in the repository. Ends with `N passed, N failed`. Needs kubectl (its built-in kustomize) and
 # `pip install kubernetes-validate`.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -23,7 +23,19 @@ for dir in deploy/k8s/base deploy/k8s/overlays/*/; do
   else
     bad "$dir does not validate"
   fi
+  # The connection budget: every SQL pool times the most pods a rollout runs fits the database.
+  if python3 deploy/budget.py "$out/$name.yaml"; then
+    ok "$dir: the SQL pools at full scale fit the database's connection budget"
+  else
+    bad "$dir: the SQL pools at full scale exceed the database's connection budget (deploy/budget.py)"
+  fi
 done
+# ... and the check can fail: the production overlay with the profile pool ten times larger.
+if python3 deploy/budget.py "$out/production.yaml" --scale=profile=10 > /dev/null; then
+  bad "deploy/budget.py passes a profile pool ten times larger: the budget is not checked"
+else
+  ok "deploy/budget.py refuses a pool that outgrows the budget"
+fi
 
 # Every COPY (not from another stage) names files in the build context, the repository root.
 for f in deploy/docker/*.Dockerfile; do

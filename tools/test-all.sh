@@ -141,9 +141,15 @@ p=${p:-0}; f=${f:-0}
 [ "$jest_rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
 add "$p" "$f"
 
-section "deploy: Kubernetes overlays validate, Dockerfiles copy files that exist, alert rules check and pass their promtool tests"
+section "deploy: Kubernetes overlays validate and fit the connection budget, Dockerfiles copy files that exist, alert rules check and pass their promtool tests"
 bash deploy/check.sh 2>&1 | tee "$logs/deploy.log"
 read -r p f < <(grep -E '^[0-9]+ passed, [0-9]+ failed' "$logs/deploy.log" | tail -1 | awk '{ print $1, $3 }')
+p=${p:-0}; f=${f:-1}
+add "$p" "$f"
+
+section "migrations: shipped ones unchanged, new ones safe for a rolling deploy (squawk)"
+bash tools/check-migrations.sh 2>&1 | tee "$logs/migrations.log"
+read -r p f < <(grep -E '^[0-9]+ passed, [0-9]+ failed' "$logs/migrations.log" | tail -1 | awk '{ print $1, $3 }')
 p=${p:-0}; f=${f:-1}
 add "$p" "$f"
 

@@ -72,6 +72,11 @@ pub struct Settings {
     /// PostgreSQL when set; SQLite files under `data_dir` otherwise.
     #[serde(skip_serializing)]
     pub database_url: Option<SecretString>,
+    /// Connections each service's SQL pool opens at most (`PORTAL_DB_POOL_SIZE`); 0: the
+    /// default, 8 on PostgreSQL and 4 on SQLite. In Kubernetes every Deployment sets it, and
+    /// `deploy/check.sh` proves that pool size times the most pods a rollout can run, summed
+    /// over the services, fits the database's `max_connections` (the connection budget).
+    pub db_pool_size: u32,
     /// Redis when set; the in-process store otherwise.
     #[serde(skip_serializing)]
     pub redis_url: Option<SecretString>,
@@ -237,6 +242,7 @@ impl Default for Settings {
             public_url: "http://localhost:8080".into(),
             data_dir: "data".into(),
             database_url: None,
+            db_pool_size: 0,
             redis_url: None,
             schema_prefix: String::new(),
             kv_prefix: "portal:".into(),

@@ -2,6 +2,14 @@
 //! `DATABASE_URL`, PostgreSQL with the service's own schema (`<schema_prefix><service>`), so
 //! services never share tables. Migrations are portable SQL (TEXT, BIGINT, DOUBLE PRECISION,
 //! `$n` placeholders) run at start.
+//!
+//! On PostgreSQL the migrations run on their own connection with a `lock_timeout`: during a
+//! rolling deploy the old pods keep serving, and a migration that waits for a busy table's lock
+//! must give up (the pod restarts and tries again) rather than queue every query behind it. So
+//! that only a table's lock, not another replica's migration, can time out, the replicas take
+//! turns first on an advisory lock of their own, without a timeout. The rules a migration must
+//! follow (expand, then contract) are in CONTRIBUTING.md; `tools/check-migrations.sh` (squawk)
+//! holds new ones to them.
 use crate::config::Settings;
 use anyhow::Context;
 use secrecy::ExposeSecret;
@@ -10,6 +18,9 @@ use sqlx::migrate::Migrator;
 use sqlx::{AnyPool, ConnectOptions, Connection, Executor};
 use std::str::FromStr;
 use std::time::Duration;
+
+mod online;
+pub use online::OnlineIndex;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Backend {
@@ -38,11 +49,13 @@ impl Db {
                 let mut conn =
                     sqlx::AnyConnection::connect(&url).await.with_context(|| format!("{service}: connecting to DATABASE_URL"))?;
                 conn.execute(format!("CREATE SCHEMA IF NOT EXISTS {schema}").as_str()).await?;
-                conn.close().await?;
                 let set_path = format!("SET search_path TO {schema}");
+                conn.execute(set_path.as_str()).await?;
+                migrate_postgres(&mut conn, &schema, migrator).await.with_context(|| format!("{service}: running migrations"))?;
+                conn.close().await?;
                 let opts = AnyConnectOptions::from_str(&url)?.disable_statement_logging();
                 let pool = AnyPoolOptions::new()
-                    .max_connections(8)
+                    .max_connections(pool_size(settings, 8))
                     .min_connections(1)
                     .acquire_timeout(Duration::from_secs(5))
                     .after_connect(move |conn, _| {
@@ -63,7 +76,7 @@ impl Db {
                 let url = format!("sqlite://{}?mode=rwc", path.display());
                 let opts = AnyConnectOptions::from_str(&url)?.disable_statement_logging();
                 let pool = AnyPoolOptions::new()
-                    .max_connections(4)
+                    .max_connections(pool_size(settings, 4))
                     .min_connections(1)
                     .acquire_timeout(Duration::from_secs(5))
                     .after_connect(|conn, _| {
@@ -78,7 +91,9 @@ impl Db {
                 Db { pool, backend: Backend::Sqlite }
             }
         };
-        migrator.run(&db.pool).await.with_context(|| format!("{service}: running migrations"))?;
+        if db.backend == Backend::Sqlite {
+            migrator.run(&db.pool).await.with_context(|| format!("{service}: running migrations"))?;
+        }
         crate::metrics::register_pool(service, &db.pool);
         Ok(db)
     }
@@ -101,6 +116,37 @@ impl Db {
             self.pool.execute(format!("DROP SCHEMA IF EXISTS {schema} CASCADE").as_str()).await?;
         }
         Ok(())
+    }
+}
+
+/// How long a migration waits for a table's lock before it gives up (PostgreSQL).
+const MIGRATION_LOCK_TIMEOUT: &str = "5s";
+/// How long one migration statement may run (PostgreSQL).
+const MIGRATION_STATEMENT_TIMEOUT: &str = "5min";
+
+/// Runs the service's migrations on `conn` (search_path already set): one replica at a time,
+/// each statement bounded by [`MIGRATION_LOCK_TIMEOUT`] and [`MIGRATION_STATEMENT_TIMEOUT`].
+async fn migrate_postgres(conn: &mut sqlx::AnyConnection, schema: &str, migrator: &Migrator) -> anyhow::Result<()> {
+    let key = format!("portal-migrate:{schema}");
+    sqlx::query("SELECT pg_advisory_lock(hashtext($1))").bind(&key).execute(&mut *conn).await?;
+    conn.execute(
+        format!("SET lock_timeout = '{MIGRATION_LOCK_TIMEOUT}'; SET statement_timeout = '{MIGRATION_STATEMENT_TIMEOUT}'").as_str(),
+    )
+    .await?;
+    // run_direct: what `run` does on a connection, and keeps this future Send (sqlx's own
+    // workaround for `run(&mut conn)`'s "Acquire is not general enough").
+    let ran = migrator.run_direct(&mut *conn).await;
+    conn.execute("RESET lock_timeout; RESET statement_timeout").await?;
+    sqlx::query("SELECT pg_advisory_unlock(hashtext($1))").bind(&key).execute(&mut *conn).await?;
+    Ok(ran?)
+}
+
+/// The pool's size: [`Settings::db_pool_size`], or the backend's default when it is 0.
+fn pool_size(settings: &Settings, default: u32) -> u32 {
+    if settings.db_pool_size == 0 {
+        default
+    } else {
+        settings.db_pool_size
     }
 }
 
