@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checks deploy/ offline: every kustomize overlay renders and validates against the Kubernetes
 # schemas (kubernetes-validate, strict) and fits the database's connection budget
-# (deploy/budget.py), and every Dockerfile copies only files that exist in the repository. Ends with `N passed, N failed`. Needs kubectl (its built-in kustomize) and
+# (deploy/budget.py), and every Dockerfile copies only files that exist in the repository. Ends
+# with `N passed, N failed`. Needs kubectl (its built-in kustomize) and
 # `pip install kubernetes-validate`.
 set -uo pipefail
 cd "$(dirname "$0")/.."
