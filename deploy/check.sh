@@ -76,6 +76,36 @@ assert cfg["rule_files"] and cfg["scrape_configs"], "deploy/observability/promet
 EOF
 then ok "production ships every rule file in ConfigMap portal-prometheus-rules"; else bad "production overlay: the rules ConfigMap"; fi
 
+# Alertmanager (deploy/observability/alertmanager.yml, Debian's `prometheus-alertmanager`): the
+# config is valid, every alert of the rules reaches the receiver its severity names (page: the
+# pager; ticket: the ticket queue), and the routing test can fail.
+if command -v amtool >/dev/null; then
+  am=deploy/observability/alertmanager.yml
+  if amtool check-config "$am" > "$out/amtool.log" 2>&1; then ok "amtool check-config: $am"; else cat "$out/amtool.log"; bad "amtool check-config $am"; fi
+  routed=0; misrouted=()
+  while read -r receiver labels; do
+    # shellcheck disable=SC2086
+    if amtool config routes test --config.file="$am" --verify.receivers="$receiver" $labels > /dev/null 2>&1; then
+      routed=$((routed + 1))
+    else misrouted+=("$labels -> not $receiver"); fi
+  done < <(python3 -c '
+import glob, yaml
+for path in sorted(glob.glob("deploy/observability/rules/*.yaml")):
+    for group in yaml.safe_load(open(path))["groups"]:
+        for rule in group["rules"]:
+            if "alert" in rule:
+                labels = {"alertname": rule["alert"], **rule.get("labels", {})}
+                receiver = {"page": "pager", "ticket": "tickets"}[labels["severity"]]
+                print(receiver, " ".join(f"{k}={v}" for k, v in labels.items()))
+')
+  if [ "$routed" -gt 0 ] && [ ${#misrouted[@]} -eq 0 ]; then ok "Alertmanager routes each of $routed alerts by its severity"; else bad "Alertmanager misroutes: ${misrouted[*]:-no alerts read}"; fi
+  if amtool config routes test --config.file="$am" --verify.receivers=pager severity=ticket alertname=Probe > /dev/null 2>&1; then
+    bad "amtool's routing test passes a ticket sent to the pager: it checks nothing"
+  else ok "a ticket does not page (the routing test can fail)"; fi
+else
+  bad "amtool is not installed (apt-get install -y prometheus-alertmanager): the alert routing is not checked"
+fi
+
 # gRPC backends are headless Services reached as dns:///<name>:50051, so callers balance across
 # every pod (docs/scale-out.md); a ClusterIP Service or an http:// URL would pin one connection.
 for overlay in "$out"/*.yaml; do
@@ -98,6 +128,14 @@ if problems:
 EOF
   then ok "$(basename "$overlay"): gRPC backends headless, reached as dns:///"; else bad "$(basename "$overlay"): gRPC backends must be headless and reached as dns:///"; fi
 done
+
+# Per-tab delivery (deploy/mfe_check.py): a release Job and an image per tab, the web image the
+# shell alone, the mfe-store volume served by web and read by the gateway.
+if python3 deploy/mfe_check.py "$out"; then
+  ok "per-tab deployables: every tab's release renders and validates, mfe-store serves the tabs and the manifest"
+else
+  bad "per-tab deployables (deploy/mfe_check.py)"
+fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
