@@ -91,7 +91,7 @@ it('hydrates the login page at / without a mismatch, keeping its elements and an
   expect(root.querySelector('form')).toBe(form);
   expect(root.querySelector('#login-email')).toBe(email);
   expect(email.isConnected).toBe(true);
-  await waitFor(() => expect(document.title).toBe('Demo Rewards'));
+  await waitFor(() => expect(document.title).toBe('Sign in · Demo Rewards'));
   expect(root.querySelector('.header__title')).toHaveTextContent('Demo Rewards');
   // It is React's now: the address typed early is kept, and the form sends it.
   expect(email.value).toBe('early@example.com');

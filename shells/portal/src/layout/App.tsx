@@ -14,6 +14,7 @@ import { RemoteFailed } from '../screens/RemoteFailed';
 import { normalisePath, remoteForPath } from '../mfe/routes';
 import { remoteStatus } from '../mfe/status';
 import { watchRouteFocus } from './route-focus';
+import { usePageTitle } from './page-title';
 import { visitKindFor } from '../mfe/visit-routes';
 
 // Store and event pages: their own chunk, fetched when one is opened.
@@ -69,6 +70,7 @@ export function App({ onReady }: { onReady?: () => void }) {
   const { t } = useTranslation('shell');
   const path = normalisePath(usePathname());
   const auth = useAuth();
+  usePageTitle(path, useSearch());
   const main = useRef<HTMLElement>(null);
   const announcer = useRef<HTMLDivElement>(null);
   // Ready once it draws the current state (a page drawn ahead of time first hydrates as drawn).

@@ -19,6 +19,7 @@ import {
   TAB_CLICK_EVENTS,
 } from '@portal/runtime';
 import { useTabScroll } from './tab-scroll';
+import { siteTitle } from './page-title';
 
 export const PROGRESS_DELAY_MS = 64;
 
@@ -44,10 +45,10 @@ export function ProgressBar() {
 }
 
 export function Header() {
-  const { t } = useTranslation('shell');
+  const { t, i18n } = useTranslation('shell');
   const auth = useAuth();
   const { config } = useConfig();
-  const tenant = config?.general?.siteMeta?.title || t('app.name');
+  const tenant = siteTitle(config, i18n.language, t('app.name'));
   const sticky = stickyHeader(config);
   // The layout shows the Logged out screen once loggedOut is set (also for embed-triggered logout).
   const onLogout = () => void logout();

@@ -7,6 +7,7 @@ import { DetailsForm } from './DetailsForm';
 import { Identities } from './Identities';
 import { PrivacyLink } from './PrivacyLink';
 import { StaffAccess } from './StaffAccess';
+import { contentText } from '@portal/kit/content';
 
 function capitalise(s: string): string {
   return s ? s.charAt(0).toUpperCase() + s.slice(1) : s;
@@ -45,9 +46,9 @@ function Summary({ profile }: { profile: Profile }) {
   const notSet = t('profile.notSet');
   const lang = profile.custom_attributes?.locale?.language;
   const name = [profile.first_name, profile.last_name].filter(Boolean).join(' ');
-  const tier = profile.tier_handle
-    ? (tiers.data?.data ?? []).find((x) => x.handle === profile.tier_handle)?.name || capitalise(profile.tier_handle)
-    : null;
+  // The tier's name as the tenant writes it, in the page's language (its default where it has none).
+  const known = (tiers.data?.data ?? []).find((x) => x.handle === profile.tier_handle);
+  const tier = profile.tier_handle ? (known && contentText(known, 'name', i18n.language)) || capitalise(profile.tier_handle) : null;
   return (
     <div className="card">
       <dl className="dl">

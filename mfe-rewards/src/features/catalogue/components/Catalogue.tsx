@@ -5,6 +5,7 @@ import { NoData } from '@portal/kit/offline-data';
 import { formatNumber } from '../../../lib/format';
 import { useCatalogue } from '../hooks/use-catalogue';
 import { RedeemDialog } from './RedeemDialog';
+import { useContentText } from '@portal/kit/content';
 
 function Item({
   item,
@@ -17,21 +18,22 @@ function Item({
 }) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
+  const text = useContentText();
   const needId = `catalogue-${item.id}-need`;
   const name = (
     <span className="visually-hidden">
       {' '}
-      <bdi>{item.name}</bdi>
+      <bdi>{text(item, 'name')}</bdi>
     </span>
   );
   return (
     <li className={`catalogue-item${item.affordable ? '' : ' catalogue-item--short'}`}>
       <h3 className="catalogue-item__name">
-        <Bdi>{item.name}</Bdi>
+        <Bdi>{text(item, 'name')}</Bdi>
       </h3>
       {item.description && (
         <p className="muted catalogue-item__description">
-          <Bdi>{item.description}</Bdi>
+          <Bdi>{text(item, 'description')}</Bdi>
         </p>
       )}
       <p className="catalogue-item__cost amount">{t('points.amount', { count: item.points, points: formatNumber(item.points, lang) })}</p>
@@ -40,7 +42,7 @@ function Item({
         <details className="catalogue-item__terms">
           <summary>{t('catalogue.terms')}</summary>
           <p>
-            <Bdi>{item.terms}</Bdi>
+            <Bdi>{text(item, 'terms')}</Bdi>
           </p>
         </details>
       )}

@@ -7,6 +7,7 @@ import { newIdempotencyKey } from '@portal/kit/idempotency';
 import { formatNumber, refusalMessage } from '../../../lib/format';
 import { useRedeem } from '../hooks/use-catalogue';
 import { WriteButton } from '@portal/kit/offline';
+import { useContentText } from '@portal/kit/content';
 
 type Refusal = { message: string; final: boolean };
 
@@ -29,6 +30,7 @@ export function RedeemDialog({
 }) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
+  const text = useContentText();
   const points = (n: number) => t('points.amount', { count: n, points: formatNumber(n, lang) });
   const [idempotencyKey] = useState(newIdempotencyKey);
   const redeem = useRedeem();
@@ -48,7 +50,7 @@ export function RedeemDialog({
     setSending(true);
     setRefusal(null);
     redeem.mutate(
-      { catalogueId: item.id, idempotencyKey, name: item.name },
+      { catalogueId: item.id, idempotencyKey, name: text(item, 'name') },
       {
         onSuccess: ({ data }) => setDone(data),
         onError: (err) => {
@@ -75,7 +77,7 @@ export function RedeemDialog({
         </h2>
         <p className="redeem__reward">
           <strong>
-            <Bdi>{reward.name}</Bdi>
+            <Bdi>{text(reward, 'name')}</Bdi>
           </strong>
         </p>
         {reward.code && (
@@ -102,7 +104,7 @@ export function RedeemDialog({
   return (
     <Dialog labelledBy="redeem-title" describedBy="redeem-sums" onClose={onClose} returnFocus={opener} className="redeem">
       <h2 id="redeem-title">
-        <BdiTrans k="redeem.title" values={{ name: item.name }} />
+        <BdiTrans k="redeem.title" values={{ name: text(item, 'name') }} />
       </h2>
       <dl className="dl redeem__sums" id="redeem-sums">
         <dt>{t('redeem.cost')}</dt>

@@ -8,6 +8,7 @@ import { formatDate, refusalMessage, useTimeZone } from '../../../lib/format';
 import { isImageAddress } from '../api/benefits';
 import { useActivateBenefit, useBenefits } from '../hooks/use-benefits';
 import { WriteButton } from '@portal/kit/offline';
+import { useContentText } from '@portal/kit/content';
 
 /** The offer named by `?b=` (spec: benefit id), if any. */
 function wantedOffer(search: string): number | null {
@@ -28,8 +29,9 @@ function BannerPart({ value, which }: { value: string; which: 'desktop' | 'mobil
 
 /** banner_desktop on wide screens, banner_mobile on narrow ones (CSS); one alone shows on both. */
 function Banner({ offer }: { offer: Benefit }) {
-  const desktop = offer.banner_desktop || null;
-  const mobile = offer.banner_mobile || null;
+  const text = useContentText();
+  const desktop = text(offer, 'banner_desktop') || null;
+  const mobile = text(offer, 'banner_mobile') || null;
   return (
     <>
       {desktop && <BannerPart value={desktop} which={mobile ? 'desktop' : 'only'} />}
@@ -40,6 +42,7 @@ function Banner({ offer }: { offer: Benefit }) {
 
 function Activation({ offer, readOnly }: { offer: Benefit; readOnly: boolean }) {
   const { t, i18n } = useTranslation();
+  const text = useContentText();
   const activate = useActivateBenefit();
   // Set synchronously: a second click before the next render sends nothing.
   const inFlight = useRef(false);
@@ -82,7 +85,7 @@ function Activation({ offer, readOnly }: { offer: Benefit; readOnly: boolean }) 
           {sending ? t('offers.activating') : t('offers.activate')}
           <span className="visually-hidden">
             {' '}
-            <bdi>{offer.name}</bdi>
+            <bdi>{text(offer, 'name')}</bdi>
           </span>
         </WriteButton>
       )}
@@ -106,6 +109,7 @@ function Activation({ offer, readOnly }: { offer: Benefit; readOnly: boolean }) 
 
 function Offer({ offer, highlighted, readOnly, zone }: { offer: Benefit; highlighted: boolean; readOnly: boolean; zone: string }) {
   const { t, i18n } = useTranslation();
+  const text = useContentText();
   const ends = formatDate(offer.ends_at, i18n.language, zone);
   const titleId = `offer-${offer.id}-title`;
   return (
@@ -119,11 +123,11 @@ function Offer({ offer, highlighted, readOnly, zone }: { offer: Benefit; highlig
         <Banner offer={offer} />
         <div className="offer__body">
           <h2 id={titleId} className="offer__name">
-            <Bdi>{offer.name}</Bdi>
+            <Bdi>{text(offer, 'name')}</Bdi>
           </h2>
           {offer.description && (
             <p className="offer__description">
-              <Bdi>{offer.description}</Bdi>
+              <Bdi>{text(offer, 'description')}</Bdi>
             </p>
           )}
           {ends && (

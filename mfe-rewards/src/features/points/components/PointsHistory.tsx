@@ -5,6 +5,7 @@ import { NoData } from '@portal/kit/offline-data';
 import { Signed } from '@portal/kit/signed';
 import { formatDate, formatNumber, useTimeZone } from '../../../lib/format';
 import { allEntries, usePointsHistory } from '../hooks/use-points';
+import { useContentText } from '@portal/kit/content';
 
 /** The contract's ledger sources; anything else gets a plain "Points" label. */
 const SOURCES = ['purchase', 'claim', 'bonus', 'redemption', 'conversion', 'expiry', 'staff', 'import'];
@@ -18,6 +19,7 @@ function label(entry: PointsEntry): string {
 
 function Entry({ entry, zone }: { entry: PointsEntry; zone: string }) {
   const { t, i18n } = useTranslation();
+  const text = useContentText();
   const lang = i18n.language;
   const expires = entry.points > 0 ? formatDate(entry.expires_at, lang, zone) : null;
   const expired = !!entry.expires_at && Date.parse(entry.expires_at) <= Date.now();
@@ -30,7 +32,7 @@ function Entry({ entry, zone }: { entry: PointsEntry; zone: string }) {
           <>
             <span aria-hidden="true"> · </span>
             <span className="visually-hidden">: </span>
-            <Bdi>{entry.reason}</Bdi>
+            <Bdi>{text(entry, 'reason')}</Bdi>
           </>
         )}
       </span>

@@ -5,6 +5,7 @@ import { formatCents } from '@portal/runtime/currency';
 import { Icon } from '../../../components/Icon';
 import { formatDate, formatDay, formatNumber, useTimeZone } from '../../../lib/format';
 import { useBalances, useExpiring, useTierProgress } from '../hooks/use-points';
+import { contentText } from '@portal/kit/content';
 
 function Balance() {
   const { t, i18n } = useTranslation();
@@ -21,7 +22,7 @@ function Balance() {
 
 /** "1,951 points to Platinum", or for tiers measured by spend (cents) "$19.51 to Platinum". */
 function toNextText(progress: TierProgress, t: (key: string, options?: Record<string, unknown>) => string, lang: string): string {
-  const tier = progress.next?.name ?? '';
+  const tier = progress.next ? contentText(progress.next, 'name', lang) : '';
   if (progress.measure === 'spend') return t('tier.toNextSpend', { amount: formatCents(progress.needed), tier });
   return t('tier.toNextPoints', { count: progress.needed, points: formatNumber(progress.needed, lang), tier });
 }
@@ -40,15 +41,16 @@ function Tier() {
   const spend = progress.measure === 'spend';
   const next = progress.next;
   const toNext = next ? toNextText(progress, t, lang) : '';
+  const current = contentText(progress.current, 'name', lang);
   return (
     <div className="tier">
       <p className="tier__current">
         <Icon name="star" />
         <strong>
           {until ? (
-            <BdiTrans k="tier.until" values={{ tier: progress.current.name, date: until }} />
+            <BdiTrans k="tier.until" values={{ tier: current, date: until }} />
           ) : (
-            <BdiTrans k="tier.current" values={{ tier: progress.current.name }} />
+            <BdiTrans k="tier.current" values={{ tier: current }} />
           )}
         </strong>
       </p>
@@ -57,7 +59,7 @@ function Tier() {
           <div
             className="tier__bar"
             role="progressbar"
-            aria-label={t('tier.progressLabel', { tier: next.name })}
+            aria-label={t('tier.progressLabel', { tier: contentText(next, 'name', lang) })}
             aria-valuemin={0}
             aria-valuemax={100}
             aria-valuenow={percent}

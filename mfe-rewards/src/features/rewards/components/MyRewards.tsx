@@ -5,9 +5,11 @@ import { asOfNow } from '../../../lib/vouchers';
 import { formatDate, useTimeZone } from '../../../lib/format';
 import { useRewards } from '../hooks/use-rewards';
 import { RewardStatus } from './RewardStatus';
+import { useContentText } from '@portal/kit/content';
 
 function RewardLine({ reward, zone }: { reward: Reward; zone: string }) {
   const { t, i18n } = useTranslation();
+  const text = useContentText();
   const lang = i18n.language;
   let when: string;
   if (reward.status === 'used') when = t('rewards.usedOn', { date: formatDate(reward.used_at, lang, zone) ?? '' });
@@ -19,7 +21,7 @@ function RewardLine({ reward, zone }: { reward: Reward; zone: string }) {
   return (
     <li className={`reward reward--${reward.status}`}>
       <Link className="reward__name" href={`/rewards/item/${reward.id}`}>
-        <Bdi>{reward.name}</Bdi>
+        <Bdi>{text(reward, 'name')}</Bdi>
       </Link>
       <RewardStatus status={reward.status} />
       <span className="muted reward__when">{when}</span>

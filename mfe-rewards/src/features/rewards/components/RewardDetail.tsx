@@ -10,6 +10,7 @@ import { useReward } from '../hooks/use-rewards';
 import { RewardStatus } from './RewardStatus';
 import { asOfNow } from '../../../lib/vouchers';
 import { VoucherQr } from './VoucherQr';
+import { useContentText } from '@portal/kit/content';
 
 function BackLink() {
   const { t } = useTranslation();
@@ -134,6 +135,7 @@ function Voucher({ reward }: { reward: Reward }) {
  */
 export function RewardDetail() {
   const { t, i18n } = useTranslation();
+  const text = useContentText();
   const zone = useTimeZone();
   const client = useQueryClient();
   const { profile_id } = useAuth();
@@ -161,14 +163,14 @@ export function RewardDetail() {
       <BackLink />
       <OfflineNote updatedAt={updatedAt} />
       <h1 id="reward-title" className="page-title">
-        <Bdi>{reward.name}</Bdi>
+        <Bdi>{text(reward, 'name')}</Bdi>
       </h1>
       <div className="reward-detail__grid">
         <Voucher reward={reward} />
         <div className="card reward-detail__about">
           {reward.description && (
             <p className="reward-detail__description">
-              <Bdi>{reward.description}</Bdi>
+              <Bdi>{text(reward, 'description')}</Bdi>
             </p>
           )}
           <dl className="dl">
@@ -191,7 +193,7 @@ export function RewardDetail() {
             <>
               <h2 className="reward-detail__terms-title">{t('detail.terms')}</h2>
               <p className="reward-detail__terms">
-                <Bdi>{reward.terms}</Bdi>
+                <Bdi>{text(reward, 'terms')}</Bdi>
               </p>
             </>
           )}
