@@ -1,19 +1,11 @@
-import type { PortalConfig } from '@portal/runtime';
+import type { CommsComponent, PortalConfig, ProfileComponent, SizeChart } from '@portal/runtime';
 
-/** One garment's size chart: the size lists of a garment are index-aligned across systems. */
-export interface GarmentChart {
-  systems: Record<string, string[]>;
-  fits: string[];
-  convertible: boolean;
-}
+/** One garment's size chart (`SizeChart`): the size lists of a garment are index-aligned across systems. */
+export type GarmentChart = Required<SizeChart>;
 
-/**
- * Tenant config `components.profile` (generated as `ProfileComponent`), with defaults filled in
- * by `profileSettings` below.
- */
-export interface ProfileSettings {
-  identities: string[];
-  comms: { channels: string[]; topics: string[] };
+/** Tenant config `components.profile` (`ProfileComponent`), with defaults filled in by `profileSettings` below. */
+export interface ProfileSettings extends Required<Omit<ProfileComponent, 'comms' | 'sizes'>> {
+  comms: Required<CommsComponent>;
   sizes: Record<string, GarmentChart>;
 }
 
@@ -45,8 +37,10 @@ function chart(v: unknown): GarmentChart | null {
  * config may lack the section or parts of it, and a cached copy may predate it.
  */
 export function profileSettings(config: PortalConfig | null | undefined): ProfileSettings {
-  const raw = ((config?.components ?? {}) as { profile?: Record<string, unknown> }).profile ?? {};
-  const comms = (raw.comms ?? {}) as { channels?: unknown; topics?: unknown };
+  // Typed, but checked as it is used: a config cached by an older version may hold anything.
+  const raw: { identities?: unknown; comms?: { channels?: unknown; topics?: unknown } | null; sizes?: unknown } =
+    config?.components?.profile ?? {};
+  const comms = raw.comms ?? {};
   const sizes: Record<string, GarmentChart> = {};
   const rank = (g: string) => (GARMENT_ORDER.includes(g) ? GARMENT_ORDER.indexOf(g) : GARMENT_ORDER.length);
   const garments = Object.entries((raw.sizes ?? {}) as Record<string, unknown>).sort(([a], [b]) => rank(a) - rank(b));

@@ -83,7 +83,6 @@ impl Application {
         // The tenant file is checked before anything else: a bad one stops the gateway at
         // start-up, naming the field.
         portal_tenant::load(&settings.tenant_config)?;
-        routes::config::check_public_shape(&settings.tenant_config)?;
         let clients = Clients::connect(&settings)?;
         let live = portal_common::kv::Kv::connect(&settings).await?.scoped("auth");
         let verifier = Arc::new(verify::Verifier::connect(clients.auth.clone(), live).await?);

@@ -38,8 +38,9 @@ pub struct Qantas {
 }
 
 /// Converting points to airline points, in blocks.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = QantasRedemption)]
 pub struct Redemption {
     #[serde(default, rename = "type")]
     pub kind: RedemptionKind,
@@ -51,8 +52,9 @@ pub struct Redemption {
     pub airline_points_per_block: i64,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
+#[schema(as = QantasRedemptionKind)]
 pub enum RedemptionKind {
     Points,
     #[default]
@@ -60,7 +62,8 @@ pub enum RedemptionKind {
 }
 
 /// The profile tab's rules (`components.profile`). Absent: nothing may be linked or chosen.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, utoipa::ToSchema)]
+#[schema(as = ProfileComponent)]
 pub struct Profile {
     /// Identity handles a member may link themselves, e.g. `loyalty_card`.
     #[serde(default)]
@@ -72,7 +75,8 @@ pub struct Profile {
     pub sizes: BTreeMap<String, SizeChart>,
 }
 
-#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, utoipa::ToSchema)]
+#[schema(as = CommsComponent)]
 pub struct Comms {
     /// e.g. `email`, `sms`, `push`, `post`
     #[serde(default)]
@@ -82,7 +86,7 @@ pub struct Comms {
     pub topics: Vec<String>,
 }
 
-#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, utoipa::ToSchema)]
 pub struct SizeChart {
     /// Sizes by system (`AU`, `US`, `EU`), index-aligned across systems.
     pub systems: BTreeMap<String, Vec<String>>,
@@ -93,8 +97,9 @@ pub struct SizeChart {
 }
 
 /// Claims for purchases that were not credited (`components.claims`).
-#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = ClaimsComponent)]
 pub struct Claims {
     /// How many days back a purchase may be claimed.
     #[serde(default = "claims_window")]
@@ -129,8 +134,9 @@ impl Default for Claims {
 }
 
 /// The kinds of connection a member may create, and the caps (`components.connections`).
-#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = ConnectionsComponent)]
 pub struct Connections {
     /// Lists one connection may hold.
     #[serde(default = "max_lists")]
@@ -155,7 +161,7 @@ impl Default for Connections {
     }
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, utoipa::ToSchema)]
 pub struct ConnectionDefinition {
     /// Unique among the definitions, e.g. `wishlist`.
     pub id: String,
@@ -166,8 +172,9 @@ pub struct ConnectionDefinition {
 }
 
 /// Points, tiers and rewards (`components.loyalty`). Absent: nothing expires, no tiers, no rewards.
-#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = LoyaltyComponent)]
 pub struct Loyalty {
     /// Points expire this many days after they were earned; 0: never.
     #[serde(default)]
@@ -192,8 +199,9 @@ impl Default for Loyalty {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
+#[schema(as = TierMeasure)]
 pub enum Measure {
     /// Points earned in the window (not reduced by spending or expiry).
     #[default]
@@ -211,8 +219,9 @@ impl Measure {
     }
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = LoyaltyTiers)]
 pub struct Tiers {
     #[serde(default)]
     pub measure: Measure,
@@ -233,7 +242,7 @@ impl Default for Tiers {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, utoipa::ToSchema)]
 pub struct TierLevel {
     pub handle: String,
     pub name: String,
@@ -241,7 +250,7 @@ pub struct TierLevel {
     pub threshold: i64,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CatalogueEntry {
     pub id: String,

@@ -31,8 +31,9 @@ pub struct Tenant {
     pub last_updated: Option<i64>,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = GeneralConfig)]
 pub struct General {
     /// The tenant's handle, e.g. `demo`.
     pub tenant: String,
@@ -66,7 +67,7 @@ pub struct General {
     pub allowed_origins: Vec<String>,
 }
 
-#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SiteMeta {
     #[serde(default)]
@@ -79,7 +80,7 @@ pub struct SiteMeta {
     pub url: Option<String>,
 }
 
-#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, utoipa::ToSchema)]
 pub struct Background {
     #[serde(default)]
     pub desktop: Option<BackgroundImage>,
@@ -87,20 +88,20 @@ pub struct Background {
     pub color: Option<String>,
 }
 
-#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, utoipa::ToSchema)]
 pub struct BackgroundImage {
     #[serde(default)]
     pub url: Option<String>,
 }
 
-#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, utoipa::ToSchema)]
 pub struct CoverHeader {
     #[serde(default)]
     pub sticky: bool,
 }
 
 /// Colours (CSS) and shapes of the portal's screens.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Theme {
     pub primary: Option<String>,
@@ -115,7 +116,7 @@ pub struct Theme {
     pub spacing: Option<String>,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, utoipa::ToSchema)]
 pub struct Position {
     /// Degrees, -90 to 90.
     pub latitude: f64,
@@ -126,8 +127,9 @@ pub struct Position {
 }
 
 /// A text shown to members: one string, or one per language (`{"en": ..., "it": ...}`).
-#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, utoipa::ToSchema)]
 #[serde(untagged)]
+#[schema(as = LocalText)]
 pub enum Text {
     Plain(String),
     ByLanguage(BTreeMap<String, String>),
@@ -144,8 +146,9 @@ impl Text {
 }
 
 /// An event members sign up to at `/event/{key}`.
-#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = EventConfig)]
 pub struct Event {
     pub title: Text,
     #[serde(default)]
@@ -176,8 +179,9 @@ impl Event {
     }
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = EventField)]
 pub struct CustomField {
     /// The key the answer is kept under.
     pub name: String,
@@ -195,8 +199,9 @@ pub struct CustomField {
     pub label: Option<Text>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
+#[schema(as = EventFieldKind)]
 pub enum FieldKind {
     #[default]
     Text,
@@ -206,8 +211,9 @@ pub enum FieldKind {
     Date,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, utoipa::ToSchema)]
 #[serde(untagged)]
+#[schema(as = EventOption)]
 pub enum SelectOption {
     Value(String),
     Labelled {

@@ -123,10 +123,9 @@ export function logoUrl(config: PortalConfig | null = configStore.get().config):
   return configUrl(config?.general?.logo) || DEFAULT_LOGO;
 }
 
-/** A component setting the generated schema leaves open (`components.<screen>.<key>`). */
-function componentSetting(config: PortalConfig | null, screen: string, key: string): unknown {
-  const components = config?.components as Record<string, unknown> | undefined;
-  const settings = components?.[screen];
+/** A screen's setting the tenant writes as it likes (`components.index` / `components.logout`). */
+function componentSetting(config: PortalConfig | null, screen: 'index' | 'logout', key: string): unknown {
+  const settings = config?.components?.[screen];
   return settings && typeof settings === 'object' ? (settings as Record<string, unknown>)[key] : undefined;
 }
 
@@ -170,10 +169,10 @@ export function timeZone(config: PortalConfig | null = configStore.get().config)
 
 /**
  * Origins a sign-in link may send the member to (config general.allowedOrigins), normalised.
- * The generated schema may not have the field yet, so it is read defensively here and only here.
+ * Checked as it is used: a config cached by an older version may hold anything.
  */
 export function allowedOrigins(config: PortalConfig | null = configStore.get().config): string[] {
-  const raw: unknown = (config?.general as { allowedOrigins?: unknown } | undefined)?.allowedOrigins ?? [];
+  const raw: unknown = config?.general?.allowedOrigins ?? [];
   if (!Array.isArray(raw)) return [];
   const origins: string[] = [];
   for (const value of raw) {

@@ -8,7 +8,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import JsBarcode from 'jsbarcode';
-import { http, timeZone, useAuth, useConfig, useOnline, type Balances, type Profile } from '@portal/runtime';
+import { http, timeZone, useAuth, useConfig, useOnline, type Balances, type PortalConfig, type Profile } from '@portal/runtime';
 import { createMfeStrings } from '@portal/kit/mfe-strings';
 import { membershipNumber, readMemberRecord, rememberBalance, rememberMember } from '@portal/kit/member-record';
 import { formatNumber } from '@portal/kit/format';
@@ -21,9 +21,9 @@ const Strings = createMfeStrings(CARD_NS, cardCatalogs);
 /** The airline's number is the member's frequent-flyer number, never their card here. */
 const AIRLINE_HANDLE = 'qff_number';
 
-/** The tenant's own identity handles (config components.profile.identities). */
-function cardHandles(config: unknown): string[] {
-  const list = (config as { components?: { profile?: { identities?: unknown } } } | null)?.components?.profile?.identities;
+/** The tenant's own identity handles (config components.profile.identities; a cached config may hold anything). */
+function cardHandles(config: PortalConfig | null): string[] {
+  const list: unknown = config?.components?.profile?.identities;
   return Array.isArray(list) ? list.filter((h): h is string => typeof h === 'string' && h !== AIRLINE_HANDLE) : [];
 }
 

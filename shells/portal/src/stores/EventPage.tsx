@@ -184,7 +184,7 @@ export function EventPage({ path, search }: { path: string; search: string }) {
   const mine = useMySignUp(key);
 
   if (!loaded && !config) return <Loading label={t('event.loading')} />;
-  const event = (config?.events as Record<string, EventConfig> | undefined)?.[key];
+  const event: EventConfig | undefined = config?.events?.[key];
   if (!event) {
     return (
       <section className="page" aria-labelledby="event-title">

@@ -1345,6 +1345,22 @@ export interface components {
         Catalogue: {
             data: components["schemas"]["CatalogueItemBody"][];
         };
+        CatalogueEntry: {
+            description?: string;
+            id: string;
+            name: string;
+            /**
+             * Format: int64
+             * @description What it costs; over 0.
+             */
+            points: number;
+            terms?: string;
+            /**
+             * Format: int64
+             * @description How long the voucher is valid after redemption; 0: no end.
+             */
+            validDays?: number;
+        };
         CatalogueItemBody: {
             /** @description The caller's balance pays for it. */
             affordable: boolean;
@@ -1418,21 +1434,21 @@ export interface components {
         ClaimsComponent: {
             /**
              * Format: int64
-             * @description Claims a member may have waiting at once (the service's default, 5, when absent).
+             * @description Claims a member may have waiting at once; past it a new claim is refused.
              */
-            maxPending?: number | null;
+            maxPending?: number;
             /**
              * Format: int64
-             * @description Claims a member may file in any 24 hours (default 10).
+             * @description Claims a member may file in any 24 hours.
              */
-            maxPerDay?: number | null;
+            maxPerDay?: number;
             /** Format: int64 */
-            pointsPerDollar: number;
+            pointsPerDollar?: number;
             /**
              * Format: int64
              * @description How many days back a purchase may be claimed.
              */
-            windowDays: number;
+            windowDays?: number;
         };
         CodeRequest: {
             customFields?: null | components["schemas"]["CustomFields"];
@@ -1455,12 +1471,23 @@ export interface components {
             /** @description e.g. `offers`, `news`, `events` */
             topics?: string[];
         };
+        /**
+         * @description Component settings, each there when the tenant file has it: a component left out is not
+         *     offered (no `qantas`: no airline link).
+         */
         Components: {
             claims?: null | components["schemas"]["ClaimsComponent"];
             connections?: null | components["schemas"]["ConnectionsComponent"];
+            /**
+             * @description The sign-in page's settings, as the tenant wrote them: `coverHeader`, an image URL or
+             *     `{url | imageUrl, alt}`.
+             */
+            index?: unknown;
+            /** @description The Logged out screen's settings, as the tenant wrote them: `logo`. */
+            logout?: unknown;
+            loyalty?: null | components["schemas"]["LoyaltyComponent"];
             profile?: null | components["schemas"]["ProfileComponent"];
-        } & {
-            [key: string]: unknown;
+            qantas?: null | components["schemas"]["QantasComponent"];
         };
         ConnectionBody: {
             connector: string;
@@ -1471,7 +1498,9 @@ export interface components {
             name: string;
         };
         ConnectionDefinition: {
+            /** @description e.g. `shopify`, `portal-lists` */
             connector: string;
+            /** @description Unique among the definitions, e.g. `wishlist`. */
             id: string;
             name?: string;
         };
@@ -1490,19 +1519,19 @@ export interface components {
             /** @description 1 to 80 characters (surrounding spaces trimmed), no control characters. */
             name: string;
         };
-        /** @description The kinds of connection a member may create (`components.connections`). */
+        /** @description The kinds of connection a member may create, and the caps (`components.connections`). */
         ConnectionsComponent: {
-            definitions: components["schemas"]["ConnectionDefinition"][];
+            definitions?: components["schemas"]["ConnectionDefinition"][];
             /**
              * Format: int64
-             * @description Items one list may hold (default 200).
+             * @description Items one list may hold.
              */
-            maxItemsPerList?: number | null;
+            maxItemsPerList?: number;
             /**
              * Format: int64
-             * @description Lists one connection may hold (default 20).
+             * @description Lists one connection may hold.
              */
-            maxListsPerConnection?: number | null;
+            maxListsPerConnection?: number;
         };
         ConsentHistory: {
             data: components["schemas"]["ConsentRecordBody"][];
@@ -1569,7 +1598,7 @@ export interface components {
             countries: components["schemas"]["CountryBody"][];
         };
         CoverHeader: {
-            sticky?: boolean | null;
+            sticky?: boolean;
         };
         Credit: {
             text: string;
@@ -1688,14 +1717,14 @@ export interface components {
              */
             status: number;
         };
-        /** @description An event members can sign up for (the document's own shape, passed through as written). */
+        /** @description An event members sign up to at `/event/{key}`. */
         EventConfig: {
-            /** @description The sign-up fields, in order; checked on the server (`customFields.<name>` errors). */
+            /** @description What the sign-up asks, in order. */
             customFields?: components["schemas"]["EventField"][];
             description?: null | components["schemas"]["LocalText"];
-            /** @description RFC 3339; after it, sign-ups are refused. */
+            /** @description RFC 3339; sign-ups close then. None: open. */
             endsAt?: string | null;
-            /** @description The handle of the store it takes place at. */
+            /** @description The store's location handle, when it is held in one. */
             location?: string | null;
             /** @description RFC 3339. */
             startsAt?: string | null;
@@ -1709,19 +1738,21 @@ export interface components {
         EventField: {
             label?: null | components["schemas"]["LocalText"];
             /**
-             * Format: int32
-             * @description `text`: at most this many characters (500 at most).
+             * Format: int64
+             * @description A text's longest answer (at most 500).
              */
             maxLength?: number | null;
+            /** @description The key the answer is kept under. */
             name: string;
-            /** @description `select`: the values, or `{value, label}`. */
+            /** @description A select's choices: values, or `{value, label}`. */
             options?: components["schemas"]["EventOption"][];
             required?: boolean;
-            /** @description `text`, `email`, `select`, `checkbox` or `date` (YYYY-MM-DD). */
-            type: string;
+            type?: components["schemas"]["EventFieldKind"];
         };
+        /** @enum {string} */
+        EventFieldKind: "text" | "email" | "select" | "checkbox" | "date";
         EventOption: string | {
-            label: components["schemas"]["LocalText"];
+            label?: null | components["schemas"]["LocalText"];
             value: string;
         };
         EventRequest: {
@@ -1756,20 +1787,24 @@ export interface components {
         };
         GeneralConfig: {
             /**
-             * @description Origins, besides the portal's own, that a sign-in link may open (`urlPath`) or send the
-             *     member to (`externalRedirect`), e.g. `https://partner.example`.
+             * @description Origins besides the portal's own that links may lead to and that may frame the portal
+             *     (`https://partner.example`: scheme, host and port only).
              */
             allowedOrigins?: string[];
             background?: null | components["schemas"]["Background"];
             coverHeader?: null | components["schemas"]["CoverHeader"];
+            /** @description ISO 4217 code, e.g. `AUD`. */
             currency?: string | null;
+            defaultPosition?: null | components["schemas"]["Position"];
             logo?: string | null;
             publicAssetUrl?: string | null;
             siteMeta?: null | components["schemas"]["SiteMeta"];
+            /** @description A stylesheet of the tenant's, allowed by the Content-Security-Policy. */
             styleUrl?: string | null;
+            /** @description The tenant's handle, e.g. `demo`. */
             tenant: string;
             theme?: null | components["schemas"]["Theme"];
-            /** @description IANA zone for showing times (default Australia/Melbourne). */
+            /** @description IANA zone where "today" is reckoned (Australia/Melbourne when absent). */
             timeZone?: string | null;
         };
         Geolocation: {
@@ -1856,10 +1891,7 @@ export interface components {
         Lists: {
             data: components["schemas"]["ListBody"][];
         };
-        /**
-         * @description A text shown to members: one for every language, or one per language code (`en` is the
-         *     fallback).
-         */
+        /** @description A text shown to members: one string, or one per language (`{"en": ..., "it": ...}`). */
         LocalText: string | {
             [key: string]: string;
         };
@@ -1889,6 +1921,29 @@ export interface components {
             phone: string;
             /** @description IANA time zone of the store: its hours are local times there. */
             time_zone: string;
+        };
+        /** @description Points, tiers and rewards (`components.loyalty`). Absent: nothing expires, no tiers, no rewards. */
+        LoyaltyComponent: {
+            /** @description Rewards to redeem points for. */
+            catalogue?: components["schemas"]["CatalogueEntry"][];
+            /**
+             * Format: int64
+             * @description How often the expiry job runs, after its run at start.
+             */
+            expiryJobSeconds?: number;
+            /**
+             * Format: int64
+             * @description Points expire this many days after they were earned; 0: never.
+             */
+            pointsExpireDays?: number;
+            tiers?: components["schemas"]["LoyaltyTiers"];
+        };
+        LoyaltyTiers: {
+            /** @description Lowest first; the first one's threshold is 0, each next one higher. */
+            levels?: components["schemas"]["TierLevel"][];
+            measure?: components["schemas"]["TierMeasure"];
+            /** Format: int64 */
+            windowDays?: number;
         };
         MemberList: {
             data: components["schemas"]["MemberSummary"][];
@@ -1989,6 +2044,19 @@ export interface components {
             data: components["schemas"]["PointsBody"][];
             meta: components["schemas"]["PageMeta"];
         };
+        Position: {
+            label?: string | null;
+            /**
+             * Format: double
+             * @description Degrees, -90 to 90.
+             */
+            latitude: number;
+            /**
+             * Format: double
+             * @description Degrees, -180 to 180.
+             */
+            longitude: number;
+        };
         ProductBody: {
             id: string;
             name: string;
@@ -2023,12 +2091,12 @@ export interface components {
             region: components["schemas"]["Region"];
             tier_handle: string;
         };
-        /** @description The profile tab's rules (`components.profile`). */
+        /** @description The profile tab's rules (`components.profile`). Absent: nothing may be linked or chosen. */
         ProfileComponent: {
             comms?: components["schemas"]["CommsComponent"];
-            /** @description Identity handles a member may link, e.g. `qff_number`. */
+            /** @description Identity handles a member may link themselves, e.g. `loyalty_card`. */
             identities?: string[];
-            /** @description Size chart by garment (`tops`, `bottoms`, `dresses`, `shoes`); keys arrive sorted. */
+            /** @description Size chart by garment (`tops`, `bottoms`, `dresses`, `shoes`). */
             sizes?: {
                 [key: string]: components["schemas"]["SizeChart"];
             };
@@ -2051,14 +2119,10 @@ export interface components {
             phone?: string | null;
         };
         /**
-         * @description The public tenant configuration. The file may hold more (it is the tenant's), but what the
-         *     front end relies on is typed here, so the generated front-end types follow it.
+         * @description The public tenant configuration: the tenant file's parts members may see, in the tenant's own
+         *     types (`portal_tenant`).
          */
         PublicConfig: {
-            /**
-             * @description Component settings: the typed ones below, and others such as `index.coverHeader`,
-             *     `logout.logo`, `qantas.redemption.type`.
-             */
             components?: components["schemas"]["Components"];
             /** @description Events by key (the `m` of `/event/{m}`): what the sign-up page shows and asks. */
             events?: {
@@ -2073,6 +2137,26 @@ export interface components {
              */
             lastUpdated: number;
         };
+        /** @description The airline partner (`components.qantas`), without its key. */
+        QantasComponent: {
+            redemption?: components["schemas"]["QantasRedemption"];
+        };
+        /** @description Converting points to airline points, in blocks. */
+        QantasRedemption: {
+            /**
+             * Format: int64
+             * @description Airline points a block buys (over 0 when `type` is `points`).
+             */
+            airlinePointsPerBlock?: number;
+            /**
+             * Format: int64
+             * @description Points per block (over 0 when `type` is `points`).
+             */
+            blockSize?: number;
+            type?: components["schemas"]["QantasRedemptionKind"];
+        };
+        /** @enum {string} */
+        QantasRedemptionKind: "points" | "off";
         QffPoints: {
             last_name?: string | null;
             linked: boolean;
@@ -2293,6 +2377,7 @@ export interface components {
             iso_2_country_state_code: string;
             name: string;
         };
+        /** @description Colours (CSS) and shapes of the portal's screens. */
         Theme: {
             accent?: string | null;
             background?: string | null;
@@ -2316,9 +2401,20 @@ export interface components {
              */
             threshold: number;
         };
+        TierLevel: {
+            handle: string;
+            name: string;
+            /**
+             * Format: int64
+             * @description Points, or cents when measured by spend.
+             */
+            threshold: number;
+        };
         TierList: {
             data: components["schemas"]["TierBody"][];
         };
+        /** @enum {string} */
+        TierMeasure: "points" | "spend";
         TierProgressBody: {
             current: components["schemas"]["TierRef"];
             /** @description When the current tier is lost if nothing more is earned; null for the lowest tier. */

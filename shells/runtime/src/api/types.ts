@@ -8,9 +8,21 @@ type Schemas = components['schemas'];
 export type ApiErrorBody = Schemas['ErrorBody'];
 export type NetworkAvailable = Schemas['NetworkAvailable'];
 export type AgeResponse = Schemas['Age'];
+// The tenant configuration (GET /api/config): the tenant crate's own types (portal_tenant), so a
+// field added to the tenant file is typed here after `make api-types`.
 export type PortalConfig = Schemas['PublicConfig'];
+export type GeneralConfig = Schemas['GeneralConfig'];
 export type SiteMeta = Schemas['SiteMeta'];
 export type Theme = Schemas['Theme'];
+/** The tenant's component settings (`components`): each there when the tenant file has it. */
+export type ConfigComponents = Schemas['Components'];
+export type ProfileComponent = Schemas['ProfileComponent'];
+export type CommsComponent = Schemas['CommsComponent'];
+export type SizeChart = Schemas['SizeChart'];
+export type ClaimsComponent = Schemas['ClaimsComponent'];
+export type ConnectionsComponent = Schemas['ConnectionsComponent'];
+export type LoyaltyComponent = Schemas['LoyaltyComponent'];
+export type QantasComponent = Schemas['QantasComponent'];
 export type AuthRequest = Schemas['SignInRequest'];
 /** Which event a sign-up is for (`eventData` of a sign-in). */
 export type EventData = Schemas['EventData'];
@@ -34,6 +46,7 @@ export type StoreLocation = Schemas['LocationBody'];
 export type GeolocationResponse = Schemas['Geolocation'];
 export type EventConfig = Schemas['EventConfig'];
 export type EventField = Schemas['EventField'];
+export type EventOption = Schemas['EventOption'];
 export type LocalText = Schemas['LocalText'];
 export type Whereabouts = Schemas['Whereabouts'];
 /** A check-in or event sign-up that a sign-in brought (`activity` of the session answer). */
