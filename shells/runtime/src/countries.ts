@@ -22,7 +22,16 @@ let loading: Promise<Country[] | null> | null = null;
  */
 export function loadCountries(): Promise<Country[] | null> {
   if (!loading) {
-    loading = import(/* webpackChunkName: "countries-load" */ './countries-load').then((m) => m.loadCountries(countriesStore));
+    loading = import(/* webpackChunkName: "countries-load" */ './countries-load').then(
+      (m) => m.loadCountries(countriesStore),
+      (err: unknown) => {
+        // The loader's own chunk could not be fetched (offline, or the page is being left, which
+        // Firefox reports as a failed load): only logged, like any failed load, and tried again.
+        console.warn('countries load failed', err);
+        if (!countriesStore.get().loaded) countriesStore.set({ loaded: true });
+        return countriesStore.get().countries;
+      },
+    );
     void loading.then((countries) => {
       if (!countries) loading = null;
     });
