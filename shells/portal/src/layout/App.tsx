@@ -91,12 +91,13 @@ export function App({ onReady }: { onReady?: () => void }) {
       <a className="skip-link" href="#main">
         {t('app.skip')}
       </a>
-      <ProgressBar />
       <Header />
       <OfflineBanner />
       <ImpersonationBanner />
       {auth.authenticated && !staffHome && <TabBar path={path} />}
       <main id="main" tabIndex={-1} ref={main}>
+        {/* In the main landmark: all content is in one (axe's region rule; Firefox caught it shown). */}
+        <ProgressBar />
         {screen}
         <div id="mfe-outlet" />
       </main>
