@@ -9,6 +9,18 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 engines=${ENGINES:-"firefox webkit"}
+# What each engine needs (.ci/run installs them: apt-get install firefox-esr webkit2gtk-driver xvfb).
+for engine in $engines; do
+  case $engine in
+    firefox) need="firefox-esr" ;;
+    webkit) need="WebKitWebDriver Xvfb" ;;
+    chromium) need="chromium" ;;
+    *) echo "not ok - unknown engine $engine (firefox, webkit, chromium)"; exit 1 ;;
+  esac
+  for cmd in $need; do
+    command -v "$cmd" >/dev/null 2>&1 || { echo "not ok - $engine needs $cmd: apt-get install firefox-esr webkit2gtk-driver xvfb"; exit 1; }
+  done
+done
 files="engines/journeys.test.mjs engines/embed.test.mjs"
 if [ -z "${E2E_SKIP_BUILD:-}" ]; then npm run build || exit 1; fi
 if [ -z "${PORTAL_BIN:-}" ]; then
