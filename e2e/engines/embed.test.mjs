@@ -1,9 +1,10 @@
 // The portal inside a partner's page in one engine (ENGINE; issue 27; docs/embedding.md): the
 // example partner page on another site (127.0.0.1) frames the portal (localhost). The engine's
-// defaults decide the iframe's storage: where a third-party iframe gets none (WebKit, Chromium
-// with third-party cookies blocked), the sign-in lasts for the page; where it gets storage of its
-// own (Firefox's partitioned storage), it is kept there. Messages go both ways, and a page not on
-// the allow-list cannot frame the portal at all (frame-ancestors).
+// defaults decide the iframe's storage: where it gets storage of its own, partitioned by the top
+// site (Firefox ESR 153, WebKitGTK 2.50 whatever its cookie policy, Chromium with third-party
+// cookies allowed), the session is kept there and only there; where it gets none (Debian's
+// Chromium, tests/embed.test.mjs), the sign-in lasts for the page. Messages go both ways, and a
+// page not on the allow-list cannot frame the portal at all (frame-ancestors).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startPartnerServer } from '../../scripts/partner-server.mjs';
@@ -76,6 +77,11 @@ test('sign in with a code inside the partner page’s iframe; messages both ways
   // A new load of the partner page: the session was kept only where the iframe had storage.
   frame = await openPartner(page);
   if (storage === 'available') {
+    await frame.waitFor({ role: 'heading', level: 1, name: /Dana/ });
+    // Partitioned by the top site: the same browser on the portal's own site is not signed in.
+    await page.goto(`${BASE}/home`);
+    await page.waitFor({ role: 'heading', name: 'Please log in to continue' });
+    frame = await openPartner(page);
     await frame.waitFor({ role: 'heading', level: 1, name: /Dana/ });
     await page.click({ role: 'button', name: 'Sign out' });
     await frame.waitFor({ role: 'heading', name: 'Logged out securely' });
