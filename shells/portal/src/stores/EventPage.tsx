@@ -18,6 +18,7 @@ import {
 } from '@portal/runtime';
 import { findStore, storePath, storesNear } from '@portal/runtime/geolocation';
 import { formatDate, useTimeZone } from '@portal/kit/dates';
+import { OneTapEventSignUp } from './OneTapEventSignUp';
 import { ActivitySignIn, type ActivityFields } from './ActivitySignIn';
 
 /** The event a page is for: `/event/{m}`, or `?mode=event&m=`. */
@@ -182,6 +183,9 @@ export function EventPage({ path, search }: { path: string; search: string }) {
   useEffect(() => screenView('Event mode'), []);
   useEffect(() => () => activityStore.set({ activity: null }), []);
   const mine = useMySignUp(key);
+  const auth = useAuth();
+  // Signed in as themselves: one tap signs them up (a staff view or a staff user: the email path).
+  const oneTap = auth.authenticated && !auth.impersonating && !auth.staff;
 
   if (!loaded && !config) return <Loading label={t('event.loading')} />;
   const event: EventConfig | undefined = config?.events?.[key];
@@ -220,6 +224,16 @@ export function EventPage({ path, search }: { path: string; search: string }) {
     return { mode: 'event', eventData: { m: key }, customFields: out };
   };
 
+  const questions = fields.map((f) => (
+    <Field
+      key={f.name}
+      field={f}
+      value={values[f.name]}
+      error={errors[`customFields.${f.name}`]}
+      onChange={(v) => setValues((prev) => ({ ...prev, [f.name]: v }))}
+    />
+  ));
+
   return (
     <section className="page event-page" aria-labelledby="event-title">
       <h1 id="event-title" className="page-title">
@@ -246,6 +260,10 @@ export function EventPage({ path, search }: { path: string; search: string }) {
               <h2>{done.recorded ? t('event.signedUp', { event: title }) : t('event.alreadySignedUp', { event: title })}</h2>
               <p>{done.recorded ? t('event.signedUpText') : t('event.alreadySignedUpText')}</p>
             </div>
+          ) : oneTap ? (
+            <OneTapEventSignUp fields={collect} onFieldErrors={setErrors}>
+              {questions}
+            </OneTapEventSignUp>
           ) : (
             <ActivitySignIn
               id="event-sign-up"
@@ -256,15 +274,7 @@ export function EventPage({ path, search }: { path: string; search: string }) {
               fields={collect}
               onFieldErrors={setErrors}
             >
-              {fields.map((f) => (
-                <Field
-                  key={f.name}
-                  field={f}
-                  value={values[f.name]}
-                  error={errors[`customFields.${f.name}`]}
-                  onChange={(v) => setValues((prev) => ({ ...prev, [f.name]: v }))}
-                />
-              ))}
+              {questions}
             </ActivitySignIn>
           )}
         </>
