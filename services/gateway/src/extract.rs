@@ -30,6 +30,18 @@ struct Unchecked;
 #[derive(Clone)]
 pub struct ClientIp(pub Option<String>);
 
+/// The verified caller when there is one; `None` for a visitor without a session (or whose token
+/// did not verify). For answers open to everybody that differ per member (`/mfe-manifest.json`).
+pub struct MaybeSignedIn(pub Option<Arc<Claims>>);
+
+impl<S: Send + Sync> FromRequestParts<S> for MaybeSignedIn {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+        Ok(MaybeSignedIn(parts.extensions.get::<Verified>().map(|v| v.0.clone())))
+    }
+}
+
 /// Writes a staff member may make while viewing a member's account: ending that view.
 const IMPERSONATION_WRITES: &[&str] = &["/api/auth/logout"];
 /// The privacy centre refuses staff viewing an account itself (`Owner`), reads too, in its own words.

@@ -4,6 +4,7 @@ pub mod caches;
 pub mod error;
 pub mod extract;
 pub mod limits;
+pub mod mfe;
 pub mod observe;
 pub mod routes;
 pub mod security;
@@ -35,7 +36,6 @@ pub fn router(state: AppState) -> Router {
     let doc = Arc::new(doc);
     let mut app = api
         .route("/api/openapi.json", get(move || async move { axum::Json(doc.as_ref().clone()) }))
-        .route("/mfe-manifest.json", get(web::manifest))
         .route("/manifest.webmanifest", get(web::web_manifest))
         .route("/healthz", get(web::healthz));
     if state.settings.is_dev() {
@@ -84,7 +84,8 @@ impl Application {
         // start-up, naming the field.
         portal_tenant::load(&settings.tenant_config)?;
         let clients = Clients::connect(&settings)?;
-        let live = portal_common::kv::Kv::connect(&settings).await?.scoped("auth");
+        let kv = portal_common::kv::Kv::connect(&settings).await?;
+        let live = kv.scoped("auth");
         let verifier = Arc::new(verify::Verifier::connect(clients.auth.clone(), live).await?);
         let listener = TcpListener::bind((settings.host.as_str(), settings.port)).await?;
         let addr = listener.local_addr()?;
@@ -99,6 +100,7 @@ impl Application {
             tenant: Arc::default(),
             static_origin,
             trusted_proxies,
+            canaries: mfe::Canaries::new(kv.scoped("mfe")),
         };
         let limits = server::Limits::from_settings(&state.settings.server);
         tracing::info!(max_connections = limits.max_connections, max_per_ip = limits.max_per_ip, "gateway connection caps");

@@ -56,4 +56,6 @@ pub struct AppState {
     pub tenant: Arc<crate::caches::TenantCache>,
     /// Where `index.html` comes from when the front end is served elsewhere (`static_url`).
     pub static_origin: Option<Arc<crate::web::StaticOrigin>>,
+    /// The tabs' canaries: counts and rollbacks in the KV store, shared by every replica.
+    pub canaries: crate::mfe::Canaries,
 }

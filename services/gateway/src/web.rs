@@ -1,6 +1,5 @@
-//! Everything outside `/api`: the built shell and micro-frontends, the micro-frontend manifest
-//! (read from configuration on each request, so pointing an entry at a new build needs no
-//! restart), the SPA fallback for deep links, and in dev mode the outbox.
+//! Everything outside `/api`: the built shell and micro-frontends (the micro-frontend manifest is
+//! `routes::mfe`), the SPA fallback for deep links, and in dev mode the outbox.
 use crate::error::ApiError;
 use crate::state::AppState;
 use axum::body::Body;
@@ -12,21 +11,6 @@ use portal_proto::auth::v1::ListOutboxRequest;
 use serde::Serialize;
 use tower::ServiceExt;
 use tower_http::services::{ServeDir, ServeFile};
-
-/// `/mfe-manifest.json`: where each micro-frontend's current build lives.
-pub async fn manifest(State(s): State<AppState>) -> Response {
-    let path = s.settings.manifest_path();
-    match tokio::fs::read(&path).await {
-        Ok(bytes) if serde_json::from_slice::<serde_json::Value>(&bytes).is_ok() => {
-            ([(header::CONTENT_TYPE, "application/json"), (header::CACHE_CONTROL, "no-cache")], bytes).into_response()
-        }
-        Ok(_) => {
-            tracing::error!(path = %path.display(), "micro-frontend manifest is not valid JSON");
-            ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "The micro-frontend manifest is invalid").into_response()
-        }
-        Err(_) => ApiError::new(StatusCode::NOT_FOUND, "No micro-frontend manifest has been published").into_response(),
-    }
-}
 
 /// Files from the static directory, as a CDN would serve them: the brotli or gzip copy made at
 /// build time when the browser accepts it (`Vary: Accept-Encoding`); content-hashed files

@@ -6,6 +6,7 @@ pub mod config;
 pub mod connections;
 pub mod email_change;
 pub mod loyalty;
+pub mod mfe;
 pub mod network;
 pub mod offers;
 pub mod orders;
@@ -28,7 +29,7 @@ use utoipa_axum::router::OpenApiRouter;
 pub struct ApiDoc;
 
 /// Routes that answer without asking a service, so never 503.
-const NO_SERVICE: &[&str] = &["/api/network/available"];
+const NO_SERVICE: &[&str] = &["/api/network/available", "/mfe-manifest.json"];
 
 /// Adds to every operation the error answers that come from the gateway itself rather than from
 /// the route, unless the route documents them in its own words, so the document lists every
@@ -130,6 +131,23 @@ pub struct PageMeta {
     pub total: u64,
 }
 
+// A page of a list that also goes on by key (a plain comment: a doc comment would change the
+// schema): `next_cursor`, sent back as `cursor`, asks for the page after this one at the same
+// cost however deep; null on the last page.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub struct CursorPageMeta {
+    pub page: u32,
+    pub per_page: u32,
+    pub total: u64,
+    pub next_cursor: Option<String>,
+}
+
+impl CursorPageMeta {
+    pub fn new(page: u32, per_page: u32, total: u64, next_cursor: String) -> Self {
+        CursorPageMeta { page, per_page, total, next_cursor: Some(next_cursor).filter(|c| !c.is_empty()) }
+    }
+}
+
 /// An id from the path: a whole number, else nothing by that id exists (404, not 400: the
 /// screens link by id and a mistyped link is simply not found).
 pub(crate) fn numeric_id(raw: &str, what: &'static str) -> crate::error::ApiResult<i64> {
@@ -153,7 +171,8 @@ pub fn api() -> OpenApiRouter<AppState> {
         .merge(connections::router())
         .merge(qff::router())
         .merge(privacy::router())
-        .merge(refdata::router());
+        .merge(refdata::router())
+        .merge(mfe::router());
     add_common_responses(api.get_openapi_mut());
     require_one_of_ids(api.get_openapi_mut());
     api

@@ -30,6 +30,7 @@ pub(crate) use both;
 mod activity_types;
 mod auth;
 mod bounded_errors;
+mod canary;
 mod checkin;
 mod claims;
 mod codes;

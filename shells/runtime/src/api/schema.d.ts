@@ -509,6 +509,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/mfe/reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What the shell saw of a tab: `loaded` (sent for canaries), `load_failed`, `render_failed` or
+         *     `incompatible`. Counted per tab and version (`mfe_remote_reports_total`); a canary whose
+         *     failures cross its threshold is rolled back for everybody. At most 60 reports per minute from
+         *     one client address.
+         */
+        post: operations["report"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/network/available": {
         parameters: {
             query?: never;
@@ -1165,6 +1187,27 @@ export interface paths {
         put?: never;
         /** Checks a frequent-flyer number and last name with the airline; nothing is stored. */
         post: operations["validate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mfe-manifest.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Where each tab's build is, for the caller: the stable release, or for a signed-in member in a
+         *     canary's share (by a hash of their profile id) the canary. Sent with a bearer token when there
+         *     is a session; without one, always the stable releases.
+         */
+        get: operations["manifest"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2004,6 +2047,11 @@ export interface components {
              */
             source?: string | null;
         };
+        /**
+         * @description What the shell saw of a tab.
+         * @enum {string}
+         */
+        Outcome: "loaded" | "load_failed" | "render_failed" | "incompatible";
         PageMeta: {
             /** Format: int32 */
             page: number;
@@ -2217,6 +2265,13 @@ export interface components {
             phone?: string | null;
             redirect?: string | null;
         };
+        RemoteReport: {
+            outcome: components["schemas"]["Outcome"];
+            /** @description The tab's module-federation name, as in the manifest (`mfe_rewards`). */
+            remote: string;
+            /** @description The version the shell was told (its stable or its canary release). */
+            version: string;
+        };
         Revoked: {
             /**
              * Format: int32
@@ -2264,6 +2319,14 @@ export interface components {
              *     `phone` (any run of digits; spaces ignored). At most one page (20) of members is answered.
              */
             type: string;
+        };
+        /** @description What the shell is told for one tab. */
+        Served: {
+            /** @description Whether this is a canary release (the shell then reports each load of it). */
+            canary: boolean;
+            /** @description The release's module-federation manifest (`/mfe/<package>/<version>/mf-manifest.json`). */
+            entry: string;
+            version: string;
         };
         Session: {
             activity?: null | components["schemas"]["Activity"];
@@ -4564,6 +4627,82 @@ export interface operations {
             };
             /** @description No position is known */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A service is down or too slow; try again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    report: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RemoteReport"];
+            };
+        };
+        responses: {
+            /** @description Recorded */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The body is not JSON, not of this call's shape, or sent without `Content-Type: application/json` (`errors.body`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body did not arrive in time (`server.body_timeout_ms` after the headers; `errors.body`) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over 2 MiB, or holds more than 256 keys and items in all, or is nested more than 16 deep (`errors.body`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A tab or version the manifest does not name (`errors.remote`, `errors.version`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Too many reports from this address; try again after `Retry-After` seconds */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7095,6 +7234,46 @@ export interface operations {
             };
             /** @description The airline isn't answering (`Retry-After`) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    manifest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Each tab (its module-federation name) and its release */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: components["schemas"]["Served"];
+                    };
+                };
+            };
+            /** @description No manifest has been published */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The published manifest is not valid */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
