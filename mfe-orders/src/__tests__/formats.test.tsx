@@ -55,11 +55,12 @@ describe('My Orders in Arabic', () => {
   it('writes a return’s quantity with its sign before the digits, isolated left-to-right', async () => {
     await renderAt('/transactions');
     fireEvent.click((await screen.findByText('CH02-200999')).closest('button')!);
-    const line = screen.getByText('Return: Chino shorts').closest('li')!;
+    // The till's English "Return: …" line is named in Arabic, with the product's name.
+    const line = screen.getByText('إرجاع: Chino shorts').closest('li')!;
     const quantity = within(line).getByText('\u22121');
     expect(quantity.tagName).toBe('BDI');
     expect(quantity).toHaveAttribute('dir', 'ltr');
     // In the DOM (logical) order the name, "×", then the whole "−1": the isolation shows it so.
-    expect(line.querySelector('.order-item__name')!.textContent).toBe('Return: Chino shorts × \u22121');
+    expect(line.querySelector('.order-item__name')!.textContent).toBe('إرجاع: Chino shorts × \u22121');
   });
 });

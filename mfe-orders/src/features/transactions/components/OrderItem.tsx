@@ -43,7 +43,10 @@ export function OrderItem({ item, readOnly }: { item: TransactionItem; readOnly:
   const { t } = useTranslation();
   const add = useAddToWishList();
   const [added, setAdded] = useState(false);
-  const name = item.name || item.product?.name || '';
+  // A return (negative quantity) of a known product is named in the page's language ("Return:
+  // Chino shorts", "إرجاع: Chino shorts") rather than by the till's English line.
+  const name =
+    item.quantity < 0 && item.product?.name ? t('orders.returnOf', { name: item.product.name }) : item.name || item.product?.name || '';
   // A return line (negative quantity) or an item without a product cannot go on a list.
   const canAdd = !readOnly && item.quantity > 0 && listItemBodyOf(item) !== null;
 
