@@ -58,7 +58,7 @@ export function Header() {
     <header className={`header${sticky ? ' header--sticky' : ''}`}>
       <div className="header__bar">
         <Link className="header__logo" href={auth.authenticated ? '/home' : '/'}>
-          <img src={logoUrl(config)} alt={t('app.logoAlt')} width="112" height="32" />
+          <img src={logoUrl(config)} alt={t('app.logoAlt')} width="32" height="32" />
           <span className="header__title">{tenant}</span>
         </Link>
         <span className="header__spacer" />

@@ -17,7 +17,7 @@ export function LoggedOut() {
   const [title, text] = TEXTS[ended ?? 'own'];
   return (
     <StatusScreen title={t(title)}>
-      <img className="status-screen__logo" src={logoutLogoUrl(config)} alt="" width="112" height="32" />
+      <img className="status-screen__logo" src={logoutLogoUrl(config)} alt="" width="32" height="32" />
       <p>{t(text)}</p>
       <Link className="btn" href="/">
         {t('loggedOut.action')}
