@@ -5,7 +5,7 @@
 // click, real keystrokes) by a CSS selector.
 
 /**
- * Runs in the page. `q`: { role?, name?, label?, text?, css?, exact?, level?, hasText?, within?: query }.
+ * Runs in the page. `q`: { role?, name?, label?, text?, css?, exact?, level?, hasText?, enabled?, within?: query }.
  * Marks the first visible match with data-engine-hit=`mark` and returns its selector, or null.
  * With `q.count`, returns how many visible elements match instead.
  */
@@ -76,6 +76,9 @@ export function findInPage(q, mark) {
         );
       }
       if (query.hasText) found = found.filter((el) => norm(el.textContent).includes(query.hasText));
+      // What a person can use: not disabled (a page drawn at build time keeps its buttons off
+      // until its script runs).
+      if (query.enabled) found = found.filter((el) => !el.disabled && el.getAttribute('aria-disabled') !== 'true');
       out.push(...found.filter(visible));
     }
     return [...new Set(out)];

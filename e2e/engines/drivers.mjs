@@ -63,8 +63,9 @@ function pageApi(p, extra = {}) {
       }
     },
     waitForPath: (path, opts) => api.waitForFunction((want) => location.pathname === want, path, { what: `the address ${path}`, ...opts }),
+    /** Clicks `q` once it is there and enabled, as Playwright's click waits. */
     async click(q) {
-      await p.click(await api.waitFor(q));
+      await p.click(await api.waitFor({ ...q, enabled: true }));
     },
     async fill(q, value) {
       await p.fill(await api.waitFor(q), value);
@@ -200,6 +201,11 @@ async function launchWebKit() {
   const driver = spawn('WebKitWebDriver', [`--port=${port}`, '--host=127.0.0.1'], {
     env: { ...process.env, DISPLAY: display },
     stdio: 'ignore',
+  });
+  // Never left behind, even when the test process ends without closing the browser.
+  process.once('exit', () => {
+    driver.kill();
+    xvfb.kill();
   });
   const net_ = await networkSwitch();
   const stop = async () => {
