@@ -8,10 +8,13 @@
 #   3. the front end type-checks (tsc --noEmit over every package) and lints (npm run lint: ESLint
 #      with the tab, package and feature boundaries; Prettier); the lock files install as
 #      they are and every package accepts the Node package.json names; then jest in every package
-#   4. deploy/: the Kubernetes overlays render and validate offline; the Dockerfiles' files exist
+#   4. deploy/: the Kubernetes overlays render and validate offline and fit the connection
+#      budget; the Dockerfiles' files exist; the alert rules and their routing check; the
+#      migrations: shipped ones unchanged, new ones safe for a rolling deploy (squawk)
 #   5. e2e: the built portal on a free port with fresh embedded storage, driven by Chromium;
-#      then, when DATABASE_URL and REDIS_URL are set, the journeys that reach the services against every service as
-#      its own process (deploy/run-split.sh) on PostgreSQL and Redis
+#      then, when DATABASE_URL and REDIS_URL are set, the journeys that reach the services
+#      against every service as its own process (deploy/run-split.sh) on PostgreSQL and Redis
+#  5b. the core journeys in Firefox ESR and WebKitGTK, both at once (e2e/engines/run.sh)
 #   6. Lighthouse (mobile; its CPU slowdown lowered on a slow host) on / and /home: fails
 #      below its targets (tools/lighthouse.sh)
 #   7. faults, when DATABASE_URL and REDIS_URL are set: the split topology under k6 load loses
@@ -160,6 +163,15 @@ p=$(grep -E '^# pass [0-9]+' "$logs/e2e.log" | tail -1 | awk '{ print $3 }')
 f=$(grep -E '^# fail [0-9]+' "$logs/e2e.log" | tail -1 | awk '{ print $3 }')
 p=${p:-0}; f=${f:-0}
 [ "$e2e_rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
+add "$p" "$f"
+
+section "e2e in Firefox ESR and WebKitGTK: the core journeys, both engines at once (e2e/engines/run.sh)"
+E2E_SKIP_BUILD=1 PORTAL_BIN=./target/debug/portal bash e2e/engines/run.sh 2>&1 | tee "$logs/e2e-engines.log"
+eng_rc=${PIPESTATUS[0]}
+p=$(grep -E '^# pass [0-9]+' "$logs/e2e-engines.log" | tail -1 | awk '{ print $3 }')
+f=$(grep -E '^# fail [0-9]+' "$logs/e2e-engines.log" | tail -1 | awk '{ print $3 }')
+p=${p:-0}; f=${f:-0}
+[ "$eng_rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
 add "$p" "$f"
 
 section "Lighthouse: / and /home on a phone (performance, accessibility, LCP, CLS, JavaScript)"
