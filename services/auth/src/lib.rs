@@ -48,9 +48,6 @@ pub use staff::STAFF_DEMO_ID;
 pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
 
 pub async fn build(settings: &Settings) -> anyhow::Result<GrpcApp> {
-    // The tenant file is checked before anything else: a bad one stops this process at start-up,
-    // naming the field (the services read it from refdata afterwards, typed once per version).
-    portal_tenant::load(&settings.tenant_config)?;
     let db = Db::connect(settings, "auth", &MIGRATOR).await?;
     let kv = Kv::connect(settings).await?.scoped("auth");
     if settings.demo_data {
@@ -235,7 +232,7 @@ impl AuthService for Auth {
         &self,
         req: Request<pb::StartEmailChangeRequest>,
     ) -> Result<Response<pb::StartEmailChangeResponse>, Status> {
-        let c = Caller::guard(req.metadata()).map_err(AuthError::from)?;
+        let c = Caller::guard_owner(req.metadata()).map_err(AuthError::from)?;
         let ip = Caller::client_ip(req.metadata());
         Ok(Response::new(self.inner.start_email_change(&c, &req.get_ref().email, ip.as_deref()).await?))
     }
@@ -245,7 +242,7 @@ impl AuthService for Auth {
         &self,
         req: Request<pb::ConfirmEmailChangeRequest>,
     ) -> Result<Response<pb::ConfirmEmailChangeResponse>, Status> {
-        let c = Caller::guard(req.metadata()).map_err(AuthError::from)?;
+        let c = Caller::guard_owner(req.metadata()).map_err(AuthError::from)?;
         let ip = Caller::client_ip(req.metadata());
         Ok(Response::new(self.inner.confirm_email_change(&c, &req.get_ref().code, ip.as_deref()).await?))
     }

@@ -52,12 +52,23 @@ pub enum Refused {
     NotAMember,
 }
 
+impl std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Refused::NotSignedIn => "No signed-in member",
+            Refused::StaffView(m) => m,
+            Refused::NotAMember => "Only members can do this",
+        })
+    }
+}
+
+impl std::error::Error for Refused {}
+
 impl From<Refused> for Status {
     fn from(r: Refused) -> Status {
         match r {
-            Refused::NotSignedIn => Status::unauthenticated("No signed-in member"),
-            Refused::StaffView(m) => Status::permission_denied(m),
-            Refused::NotAMember => Status::permission_denied("Only members can do this"),
+            Refused::NotSignedIn => Status::unauthenticated(r.to_string()),
+            Refused::StaffView(_) | Refused::NotAMember => Status::permission_denied(r.to_string()),
         }
     }
 }

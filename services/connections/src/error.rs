@@ -2,6 +2,7 @@
 //! problems travel as field errors (`portal_common::error`), storage failures are logged and
 //! leave as an opaque `Internal`.
 use portal_common::error::{field_status, internal};
+use portal_common::identity::Refused;
 use std::collections::BTreeMap;
 use tonic::{Code, Status};
 
@@ -35,6 +36,10 @@ pub enum ConnectionsError {
     /// As refdata said (its status passed on)
     #[error(transparent)]
     Upstream(#[from] Status),
+    /// `Unauthenticated` (no member), or `PermissionDenied` (a staff view, which sees but never
+    /// acts), with the message the identity guard gives
+    #[error(transparent)]
+    NotAllowed(#[from] Refused),
 }
 
 /// The storage failure while doing `context`, for `map_err`.
@@ -63,6 +68,7 @@ impl From<ConnectionsError> for Status {
             ConnectionsError::Db(context, e) => internal(context, e),
             ConnectionsError::Tenant(e) => internal("tenant config", e),
             ConnectionsError::Upstream(s) => s,
+            ConnectionsError::NotAllowed(r) => r.into(),
         }
     }
 }

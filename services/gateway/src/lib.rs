@@ -80,9 +80,6 @@ pub struct Application {
 impl Application {
     /// Connects to the services (waiting for the auth service's keys) and binds the listener.
     pub async fn build(settings: Settings) -> anyhow::Result<Application> {
-        // The tenant file is checked before anything else: a bad one stops the gateway at
-        // start-up, naming the field.
-        portal_tenant::load(&settings.tenant_config)?;
         let clients = Clients::connect(&settings)?;
         let kv = portal_common::kv::Kv::connect(&settings).await?;
         let live = kv.scoped("auth");

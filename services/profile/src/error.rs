@@ -1,5 +1,6 @@
 //! The profile service's errors. Each variant's doc says the gRPC code it becomes; storage
 //! failures are logged and leave as an opaque `Internal`.
+use portal_common::identity::Refused;
 use tonic::Status;
 
 #[derive(Debug, thiserror::Error)]
@@ -39,6 +40,10 @@ pub enum ProfileError {
     /// As the KV (503 while it is down) or another service said
     #[error(transparent)]
     Upstream(tonic::Status),
+    /// `Unauthenticated` (no member), or `PermissionDenied` (a staff view, which sees but never
+    /// acts), with the message the identity guard gives
+    #[error(transparent)]
+    NotAllowed(#[from] Refused),
 }
 
 impl ProfileError {
@@ -71,6 +76,7 @@ impl From<ProfileError> for Status {
             ProfileError::Fields(f) => portal_common::error::invalid_fields("Please check the highlighted fields", &f),
             ProfileError::Db(e) => portal_common::error::internal("profile storage", e),
             ProfileError::Upstream(s) => s,
+            ProfileError::NotAllowed(r) => r.into(),
         }
     }
 }

@@ -36,9 +36,6 @@ pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
 
 /// Connects storage, migrates, seeds demo data if configured, and binds the service.
 pub async fn build(settings: &Settings) -> anyhow::Result<GrpcApp> {
-    // The tenant file is checked before anything else: a bad one stops this process at start-up,
-    // naming the field (the services read it from refdata afterwards, typed once per version).
-    portal_tenant::load(&settings.tenant_config)?;
     let db = Db::connect(settings, "profile", &MIGRATOR).await?;
     if settings.demo_data {
         demo::seed(&db, &settings.tenant).await?;
@@ -191,7 +188,7 @@ impl ProfileService for Profiles {
 
     #[tracing::instrument(skip_all)]
     async fn update_profile(&self, req: Request<pb::UpdateProfileRequest>) -> Result<Response<pb::Profile>, Status> {
-        let c = caller(&req)?;
+        let c = Caller::guard_writer(req.metadata()).map_err(ProfileError::from)?;
         let r = req.into_inner();
         let sent = |k: &str| r.set.iter().any(|s| s == k);
         let mut f = Fields::default();
@@ -232,7 +229,7 @@ impl ProfileService for Profiles {
 
     #[tracing::instrument(skip_all)]
     async fn set_custom_attribute(&self, req: Request<pb::SetCustomAttributeRequest>) -> Result<Response<pb::Profile>, Status> {
-        let c = caller(&req)?;
+        let c = Caller::guard_writer(req.metadata()).map_err(ProfileError::from)?;
         let r = req.into_inner();
         let rules = self.rules().await?;
         let mut f = Fields::default();
@@ -255,7 +252,7 @@ impl ProfileService for Profiles {
 
     #[tracing::instrument(skip_all)]
     async fn update_comms(&self, req: Request<pb::UpdateCommsRequest>) -> Result<Response<pb::Profile>, Status> {
-        let c = caller(&req)?;
+        let c = Caller::guard_writer(req.metadata()).map_err(ProfileError::from)?;
         let comms: std::collections::BTreeMap<String, bool> = req.into_inner().comms.into_iter().collect();
         let rules = self.rules().await?;
         let mut f = Fields::default();
@@ -282,7 +279,7 @@ impl ProfileService for Profiles {
 
     #[tracing::instrument(skip_all)]
     async fn file_claim(&self, req: Request<pb::FileClaimRequest>) -> Result<Response<pb::Claim>, Status> {
-        let c = caller(&req)?;
+        let c = Caller::guard_writer(req.metadata()).map_err(ProfileError::from)?;
         let r = req.into_inner();
         let rules = self.rules().await?;
         let mut f = Fields::default();
@@ -314,7 +311,7 @@ impl ProfileService for Profiles {
 
     #[tracing::instrument(skip_all)]
     async fn link_list_item(&self, req: Request<pb::LinkListItemRequest>) -> Result<Response<pb::ListItemLink>, Status> {
-        let c = caller(&req)?;
+        let c = Caller::guard_writer(req.metadata()).map_err(ProfileError::from)?;
         let r = req.into_inner();
         if r.product_list_item_id.trim().is_empty() || r.transaction_item_id.trim().is_empty() {
             return Err(portal_common::error::invalid_fields(

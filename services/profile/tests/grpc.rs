@@ -67,16 +67,16 @@ async fn preferences_are_kept_with_their_history(backend: Backend) {
     assert_eq!((p.comms.get("email"), p.comms.get("sms")), (Some(&true), Some(&false)));
     let e = s.profiles.update_comms(as_member(comms(&[("carrier_pigeon", true)]), &pid)).await.unwrap_err();
     assert_eq!((e.code(), fields(&e)), (Code::InvalidArgument, vec!["carrier_pigeon".to_string()]));
-    // Staff acting for the member are recorded as the source (the gateway lets no staff view
-    // write; the service records who did it).
-    s.profiles.update_comms(as_staff_view(comms(&[("email", false)]), &pid, "stf_1")).await.unwrap();
+    // A staff view sees the preferences but never changes them (tests/staff_view.rs).
+    let e = s.profiles.update_comms(as_staff_view(comms(&[("email", false)]), &pid, "stf_1")).await.unwrap_err();
+    assert_eq!(e.code(), Code::PermissionDenied);
     // Sent unchanged, a preference is not recorded again.
     s.profiles.update_comms(as_member(comms(&[("sms", false)]), &pid)).await.unwrap();
 
     let history = s.profiles.list_consent_history(as_member(pb::ListConsentHistoryRequest {}, &pid)).await.unwrap().into_inner().records;
     let mut seen: Vec<(String, bool, String)> = history.into_iter().map(|r| (r.channel, r.value, r.source)).collect();
     seen.sort();
-    let want = [("email", false, "staff"), ("email", true, "member"), ("sms", false, "member")];
+    let want = [("email", true, "member"), ("sms", false, "member")];
     assert_eq!(seen, want.map(|(c, v, s)| (c.to_string(), v, s.to_string())));
     s.h.finish().await;
 }

@@ -44,6 +44,10 @@ pub enum QffError {
     /// As another service (refdata, the profile service, its ledger) said
     #[error(transparent)]
     Upstream(#[from] Status),
+    /// `Unauthenticated` (no member), or `PermissionDenied` (a staff view, which sees but never
+    /// acts), with the message the identity guard gives
+    #[error(transparent)]
+    NotAllowed(#[from] portal_common::identity::Refused),
 }
 
 impl QffError {
@@ -79,6 +83,7 @@ impl From<QffError> for Status {
             QffError::Db(e) => portal_common::error::internal("frequent-flyer storage", e),
             QffError::Tenant(e) => portal_common::error::internal("tenant config", e),
             QffError::Upstream(s) => s,
+            QffError::NotAllowed(r) => r.into(),
         }
     }
 }

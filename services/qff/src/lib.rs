@@ -19,7 +19,7 @@ use portal_common::config::Settings;
 use portal_common::db::Db;
 use portal_common::grpc::Channel;
 use portal_common::grpc::GrpcApp;
-use portal_common::identity::{caller, owner, writer};
+use portal_common::identity::{caller, owner, Caller};
 use portal_common::lease::Lease;
 use portal_proto::profile::v1::{loyalty_service_client::LoyaltyServiceClient, profile_service_client::ProfileServiceClient};
 use portal_proto::qff::v1::{
@@ -40,9 +40,6 @@ pub const RECONCILER_LEASE: &str = "qff-reconciler";
 const DEMO_LINK: (&str, &str, &str) = ("prf_0000000000000000000000d2", "1900654321", "Other");
 
 pub async fn build(settings: &Settings) -> anyhow::Result<GrpcApp> {
-    // The tenant file is checked before anything else: a bad one stops this process at start-up,
-    // naming the field (the services read it from refdata afterwards, typed once per version).
-    portal_tenant::load(&settings.tenant_config)?;
     let db = Db::connect(settings, "qff", &MIGRATOR).await?;
     let every = std::time::Duration::from_secs(settings.qff.reconcile_secs.max(1));
     if settings.demo_data {
@@ -162,14 +159,14 @@ impl QffService for Qff {
 
     #[tracing::instrument(skip_all)]
     async fn link(&self, req: Request<pb::LinkRequest>) -> Result<Response<pb::GetPointsResponse>, Status> {
-        let c = writer(&req)?;
+        let c = Caller::guard_writer(req.metadata()).map_err(QffError::from)?;
         let r = req.into_inner();
         Ok(Response::new(self.link_account(&c, &r.qff_number, &r.last_name).await?))
     }
 
     #[tracing::instrument(skip_all)]
     async fn unlink(&self, req: Request<pb::UnlinkRequest>) -> Result<Response<pb::GetPointsResponse>, Status> {
-        let c = writer(&req)?;
+        let c = Caller::guard_writer(req.metadata()).map_err(QffError::from)?;
         let r = req.into_inner();
         Ok(Response::new(self.unlink_account(&c, &r.reason, &r.comment).await?))
     }
@@ -189,7 +186,7 @@ impl QffService for Qff {
 
     #[tracing::instrument(skip_all)]
     async fn convert(&self, req: Request<pb::ConvertRequest>) -> Result<Response<pb::Conversion>, Status> {
-        let c = writer(&req)?;
+        let c = Caller::guard_writer(req.metadata()).map_err(QffError::from)?;
         let r = req.into_inner();
         Ok(Response::new(self.convert_points(&c, r.points, &r.idempotency_key).await?))
     }

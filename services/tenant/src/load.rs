@@ -1,6 +1,8 @@
-//! Reading the tenant file at start-up. Every part of a process checks it before it starts (the
-//! launcher, each service's `build`, the gateway), so the text is parsed once per content and
-//! every later check of the same text is a read and a comparison.
+//! Reading the tenant file at start-up: once per process, in `portal_common::grpc::run_process`
+//! (a service binary, `portal`, `portal serve`, the gateway), before any service is built, so a
+//! bad file stops the process naming the field. The services then read the config from refdata
+//! (typed once per version, [`crate::Cache`]); refdata watches the file itself. A second load of
+//! the same text in one process is a read and a comparison.
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 

@@ -16,7 +16,7 @@ use ledger::{Credit, Debit, Source};
 use portal_common::config::Settings;
 use portal_common::db::Db;
 use portal_common::grpc::Channel;
-use portal_common::identity::caller;
+use portal_common::identity::{caller, Caller};
 use portal_common::lease::Lease;
 use portal_proto::profile::v1::{
     self as pb,
@@ -246,7 +246,7 @@ impl LoyaltyService for Loyalty {
 
     #[tracing::instrument(skip_all)]
     async fn redeem(&self, req: Request<pb::RedeemRequest>) -> Result<Response<pb::Redemption>, Status> {
-        let c = caller(&req)?;
+        let c = Caller::guard_writer(req.metadata()).map_err(ProfileError::from)?;
         let r = req.into_inner();
         let rules = self.rules().await?;
         match rewards::redeem(&self.db, &c.profile_id, &r.idempotency_key, r.catalogue_id.trim(), &rules, now()).await {
@@ -264,7 +264,7 @@ impl LoyaltyService for Loyalty {
 
     #[tracing::instrument(skip_all)]
     async fn activate_benefit(&self, req: Request<pb::ActivateBenefitRequest>) -> Result<Response<pb::Benefit>, Status> {
-        let c = caller(&req)?;
+        let c = Caller::guard_writer(req.metadata()).map_err(ProfileError::from)?;
         Ok(Response::new(offers::activate(&self.db, &c.profile_id, req.into_inner().id, now()).await?))
     }
 
