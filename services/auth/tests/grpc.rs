@@ -3,10 +3,10 @@
 //! and the privacy centre's guards. The services auth calls (profile, with refdata and
 //! connections) run beside it with demo data; codes are read from the dev outbox, as the HTTP
 //! tests read them.
-use portal_common::grpc::{channel, Channel};
+use portal_common::grpc::Channel;
 use portal_common::identity::Caller;
-use portal_common::testing::{as_member, as_staff_view, with_caller, Backend, Harness};
-use portal_common::token::IMPERSONATION_PRIVACY;
+use portal_common::testing::{as_member, as_staff_view, channel, with_caller, Backend, Harness};
+use portal_common::token::{IMPERSONATION_PRIVACY, IMPERSONATION_READ_ONLY};
 use portal_proto::auth::v1::{self as pb, auth_service_client::AuthServiceClient, check_session_response::State};
 use tonic::{Code, Request, Status};
 
@@ -15,20 +15,23 @@ type Auth = AuthServiceClient<Channel>;
 const MEMBER: &str = "demo@example.com";
 const STAFF: &str = "staff@example.com";
 
-portal_common::both_backends!(a_code_signs_in_once, sessions_are_listed_and_ended, privacy_refuses_staff_views, a_member_ends_a_staff_view);
+portal_common::both_backends!(
+    a_code_signs_in_once,
+    sessions_are_listed_and_ended,
+    privacy_refuses_staff_views,
+    a_staff_view_never_acts_for_the_member,
+    a_member_ends_a_staff_view
+);
 
 /// Starts refdata, connections, profile and auth, with demo data; a client of auth.
 async fn start(backend: Backend) -> Option<(Harness, Auth)> {
     let mut h = Harness::new(backend)?;
     h.settings.demo_data = true;
-    let refdata = h.serve(portal_refdata::build(&h.settings).await.unwrap());
-    h.settings.services.refdata = Some(refdata);
-    let connections = h.serve(portal_connections::build(&h.settings).await.unwrap());
-    h.settings.services.connections = Some(connections);
-    let profile = h.serve(portal_profile::build(&h.settings).await.unwrap());
-    h.settings.services.profile = Some(profile);
-    let url = h.serve(portal_auth::build(&h.settings).await.unwrap());
-    Some((h, AuthServiceClient::new(channel(&url).unwrap())))
+    h.start("refdata", portal_refdata::build).await;
+    h.start("connections", portal_connections::build).await;
+    h.start("profile", portal_profile::build).await;
+    let url = h.start("auth", portal_auth::build).await;
+    Some((h, AuthServiceClient::new(channel(&url))))
 }
 
 /// The first six digits in a row in `text`.
@@ -156,6 +159,34 @@ async fn privacy_refuses_staff_views(backend: Backend) {
     // The member's own export lists their session.
     let export = auth.export_member(as_member(pb::ExportMemberRequest {}, pid)).await.unwrap().into_inner();
     assert_eq!(export.sessions.len(), 1);
+    h.finish().await;
+}
+
+/// The member-facing writes refuse a staff view themselves (the gateway refuses it too): the
+/// sign-in address, the account's deletion and sessions in the privacy centre's words, activity
+/// in the read-only words. Nothing is sent and no session ends.
+async fn a_staff_view_never_acts_for_the_member(backend: Backend) {
+    let Some((h, mut auth)) = start(backend).await else { return };
+    let member = sign_in(&mut auth, MEMBER).await;
+    let pid = member.profile_id.as_str();
+    let id = sessions(&mut auth, as_member(pb::ListSessionsRequest {}, pid)).await.sessions[0].id.clone();
+    let sent = auth.list_outbox(pb::ListOutboxRequest { limit: 0 }).await.unwrap().into_inner().messages.len();
+    let view = |msg| as_staff_view(msg, pid, portal_auth::STAFF_DEMO_ID);
+
+    let start = auth.start_email_change(view(pb::StartEmailChangeRequest { email: "new@example.com".into() }));
+    refused(start.await.unwrap_err(), Code::PermissionDenied, IMPERSONATION_PRIVACY);
+    let confirm = auth.confirm_email_change(as_staff_view(pb::ConfirmEmailChangeRequest { code: "123456".into() }, pid, "stf_1"));
+    refused(confirm.await.unwrap_err(), Code::PermissionDenied, IMPERSONATION_PRIVACY);
+    let deletion = auth.send_deletion_code(as_staff_view(pb::SendDeletionCodeRequest {}, pid, "stf_1"));
+    refused(deletion.await.unwrap_err(), Code::PermissionDenied, IMPERSONATION_PRIVACY);
+    let revoke = auth.revoke_session(as_staff_view(pb::RevokeSessionRequest { id: id.clone() }, pid, "stf_1"));
+    refused(revoke.await.unwrap_err(), Code::PermissionDenied, IMPERSONATION_PRIVACY);
+    let check_in = pb::RecordActivityRequest { mode: "check_in".into(), location: "melbourne".into(), ..Default::default() };
+    let activity = auth.record_activity(as_staff_view(check_in, pid, "stf_1"));
+    refused(activity.await.unwrap_err(), Code::PermissionDenied, IMPERSONATION_READ_ONLY);
+
+    assert_eq!(auth.list_outbox(pb::ListOutboxRequest { limit: 0 }).await.unwrap().into_inner().messages.len(), sent, "nothing sent");
+    assert_eq!(state(&mut auth, &id).await, State::Live, "the member's session goes on");
     h.finish().await;
 }
 

@@ -1,6 +1,8 @@
 //! Helpers for the portal's own tests, behind the `testing` feature (never in the services):
 //! skipping a test that needs PostgreSQL or Redis, a private Redis to crash, a GeoIP file, and
-//! the kit a service's own gRPC tests start it with ([`Harness`]).
+//! the kit a service's own gRPC tests start it with ([`Harness`]: `h.start("refdata",
+//! portal_refdata::build)`, then the services that call it, each test file adding only what is
+//! its own).
 
 use std::io::Write;
 
@@ -64,6 +66,37 @@ impl Harness {
         url
     }
 
+    /// Builds a service with the settings so far (its `build`: `portal_refdata::build`, ...),
+    /// serves it until the test ends, and records its URL as `settings.services.<name>`, so the
+    /// services built after it call this one; its URL. Start them in the order they call each
+    /// other: refdata first, then connections, profile, qff and auth.
+    pub async fn start(&mut self, name: &str, build: impl AsyncFnOnce(&Settings) -> anyhow::Result<GrpcApp>) -> String {
+        let app = build(&self.settings).await.unwrap_or_else(|e| panic!("{name} builds: {e:#}"));
+        let url = self.serve(app);
+        *self.service_url(name) = Some(url.clone());
+        url
+    }
+
+    /// Points `settings.services.<name>` at a loopback port nothing listens on: a service the
+    /// test never makes the others call, or one it brings up there later; the port.
+    pub fn absent(&mut self, name: &str) -> u16 {
+        let port = std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("a free port").port();
+        *self.service_url(name) = Some(format!("http://127.0.0.1:{port}"));
+        port
+    }
+
+    fn service_url(&mut self, name: &str) -> &mut Option<String> {
+        let s = &mut self.settings.services;
+        match name {
+            "refdata" => &mut s.refdata,
+            "connections" => &mut s.connections,
+            "profile" => &mut s.profile,
+            "qff" => &mut s.qff,
+            "auth" => &mut s.auth,
+            other => panic!("no service {other:?}"),
+        }
+    }
+
     /// Drops the test's PostgreSQL schemas (nothing to do on SQLite: the directory goes with
     /// the harness).
     pub async fn finish(self) {
@@ -75,6 +108,11 @@ impl Harness {
             c.execute(format!("DROP SCHEMA IF EXISTS {}{svc} CASCADE", self.settings.schema_prefix).as_str()).await.expect("drop schema");
         }
     }
+}
+
+/// A client's channel to a service the test serves (a URL from [`Harness::start`]).
+pub fn channel(url: &str) -> crate::grpc::Channel {
+    crate::grpc::channel(url).expect("a channel to the service")
 }
 
 /// A request as the gateway sends it for a member's own session.

@@ -1,7 +1,7 @@
 //! Member numbers over gRPC, on both storage backends: issued when a profile is created (distinct
 //! under concurrent creates), given to the demo members at start, the same after a restart, and
 //! found by a staff search from any run of their digits.
-use portal_common::testing::{as_member, Backend, Harness};
+use portal_common::testing::{as_member, channel, Backend, Harness};
 use portal_profile::member_number::{is_valid, issue};
 use portal_proto::profile::v1::{self as pb, profile_service_client::ProfileServiceClient};
 
@@ -21,16 +21,14 @@ portal_common::both_backends!(
 async fn start(backend: Backend, demo: bool) -> Option<(Harness, Profiles)> {
     let mut h = Harness::new(backend)?;
     h.settings.demo_data = demo;
-    let refdata = h.serve(portal_refdata::build(&h.settings).await.expect("refdata builds"));
-    h.settings.services.refdata = Some(refdata);
-    h.settings.services.connections = Some("http://127.0.0.1:9".into());
-    let client = serve(&h).await;
+    h.start("refdata", portal_refdata::build).await;
+    h.absent("connections");
+    let client = serve(&mut h).await;
     Some((h, client))
 }
 
-async fn serve(h: &Harness) -> Profiles {
-    let url = h.serve(portal_profile::build(&h.settings).await.expect("profile builds"));
-    ProfileServiceClient::new(portal_common::grpc::channel(&url).expect("channel"))
+async fn serve(h: &mut Harness) -> Profiles {
+    ProfileServiceClient::new(channel(&h.start("profile", portal_profile::build).await))
 }
 
 async fn create(client: &mut Profiles, email: &str, first: &str, phone: &str) -> String {
@@ -95,7 +93,7 @@ async fn fifty_concurrent_creates_get_fifty_distinct_numbers(backend: Backend) {
 }
 
 async fn the_demo_members_are_numbered_the_same_on_every_start(backend: Backend) {
-    let Some((h, mut client)) = start(backend, true).await else { return };
+    let Some((mut h, mut client)) = start(backend, true).await else { return };
     let tenant = h.settings.tenant.clone();
     assert_eq!(Some(number(&mut client, DEMO_ID).await), issue(&tenant, 1));
     assert_eq!(Some(number(&mut client, OTHER_ID).await), issue(&tenant, 2));
@@ -103,7 +101,7 @@ async fn the_demo_members_are_numbered_the_same_on_every_start(backend: Backend)
     assert_eq!(Some(number(&mut client, &pid).await), issue(&tenant, 3), "after the demo members");
 
     // Started again on the same storage: nobody's number changes, nobody gets a second.
-    let mut again = serve(&h).await;
+    let mut again = serve(&mut h).await;
     assert_eq!(Some(number(&mut again, DEMO_ID).await), issue(&tenant, 1));
     assert_eq!(Some(number(&mut again, &pid).await), issue(&tenant, 3));
     let next = create(&mut again, "grace@example.com", "Grace", "").await;

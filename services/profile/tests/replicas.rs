@@ -21,11 +21,10 @@ async fn holders(db: &Db) -> Vec<String> {
 
 async fn three_replicas_one_beat(backend: Backend) {
     let Some(mut h) = Harness::new(backend) else { return };
-    let refdata = h.serve(portal_refdata::build(&h.settings).await.expect("refdata builds"));
-    h.settings.services.refdata = Some(refdata);
-    h.settings.services.connections = Some("http://127.0.0.1:9".into());
+    h.start("refdata", portal_refdata::build).await;
+    h.absent("connections");
     for _ in 0..3 {
-        h.serve(portal_profile::build(&h.settings).await.expect("profile builds"));
+        h.start("profile", portal_profile::build).await;
     }
     let db = Db::connect(&h.settings, "profile", &portal_profile::MIGRATOR).await.expect("storage");
     let mut first = Vec::new();

@@ -4,7 +4,7 @@
 //! didn't answer, settled by the reconciler; a number the profile says is taken). The HTTP
 //! behaviour through the gateway is `services/launcher/tests/api/qff.rs`.
 use portal_common::identity::Caller;
-use portal_common::testing::{as_member, as_staff_view, with_caller, Backend, Harness};
+use portal_common::testing::{as_member, as_staff_view, channel, with_caller, Backend, Harness};
 use portal_proto::profile::v1::{self as ppb, loyalty_service_client::LoyaltyServiceClient, profile_service_client::ProfileServiceClient};
 use portal_proto::qff::v1::{self as pb, qff_service_client::QffServiceClient};
 use sqlx::Row;
@@ -36,30 +36,20 @@ struct Stack {
 /// an hour.
 async fn start(backend: Backend, profile_down: bool) -> Option<Stack> {
     let mut h = Harness::new(backend)?;
-    let refdata = h.serve(portal_refdata::build(&h.settings).await.expect("refdata builds"));
-    h.settings.services.refdata = Some(refdata);
+    h.start("refdata", portal_refdata::build).await;
     // Only asked when a purchase is linked to a list item, which these tests don't do.
-    h.settings.services.connections = Some("http://127.0.0.1:9".into());
-    let profile = h.serve(portal_profile::build(&h.settings).await.expect("profile builds"));
-    let channel = portal_common::grpc::channel(&profile).expect("channel");
+    h.absent("connections");
+    let to_profile = channel(&h.start("profile", portal_profile::build).await);
     let sandbox = portal_qff_sandbox::spawn("127.0.0.1:0", portal_qff::partner::SANDBOX_KEY).await.expect("sandbox");
-    let mut settings = h.settings.clone();
-    settings.qff.api_url = Some(sandbox.url.clone());
-    settings.qff.reconcile_after_secs = 0;
-    settings.qff.reconcile_secs = 3600;
-    let mut profile_port = None;
-    settings.services.profile = Some(if profile_down {
-        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-        profile_port = Some(port);
-        format!("http://127.0.0.1:{port}")
-    } else {
-        profile
-    });
-    let qff = h.serve(portal_qff::build(&settings).await.expect("qff builds"));
+    h.settings.qff.api_url = Some(sandbox.url.clone());
+    h.settings.qff.reconcile_after_secs = 0;
+    h.settings.qff.reconcile_secs = 3600;
+    let profile_port = profile_down.then(|| h.absent("profile"));
+    let qff = h.start("qff", portal_qff::build).await;
     Some(Stack {
-        qff: QffServiceClient::new(portal_common::grpc::channel(&qff).expect("channel")),
-        profiles: ProfileServiceClient::new(channel.clone()),
-        loyalty: LoyaltyServiceClient::new(channel),
+        qff: QffServiceClient::new(channel(&qff)),
+        profiles: ProfileServiceClient::new(to_profile.clone()),
+        loyalty: LoyaltyServiceClient::new(to_profile),
         sandbox,
         profile_port,
         h,

@@ -4,7 +4,7 @@
 //! even with the Reconcile RPC called on all three at the same time as their loops.
 use portal_common::db::Db;
 use portal_common::identity::Caller;
-use portal_common::testing::{as_member, with_caller, Backend, Harness};
+use portal_common::testing::{as_member, channel, with_caller, Backend, Harness};
 use portal_proto::profile::v1::{self as ppb, loyalty_service_client::LoyaltyServiceClient, profile_service_client::ProfileServiceClient};
 use portal_proto::qff::v1::{self as pb, qff_service_client::QffServiceClient};
 use portal_qff_sandbox::{Fault, FaultKind};
@@ -34,36 +34,25 @@ struct Replicas {
 /// address nobody listens on yet.
 async fn start(backend: Backend, profile_down: bool) -> Option<Replicas> {
     let mut h = Harness::new(backend)?;
-    let refdata = h.serve(portal_refdata::build(&h.settings).await.expect("refdata builds"));
-    h.settings.services.refdata = Some(refdata);
-    h.settings.services.connections = Some("http://127.0.0.1:9".into());
-    let profile = h.serve(portal_profile::build(&h.settings).await.expect("profile builds"));
-    let channel = portal_common::grpc::channel(&profile).expect("channel");
+    h.start("refdata", portal_refdata::build).await;
+    h.absent("connections");
+    let to_profile = channel(&h.start("profile", portal_profile::build).await);
     let sandbox = portal_qff_sandbox::spawn("127.0.0.1:0", portal_qff::partner::SANDBOX_KEY).await.expect("sandbox");
-    let mut settings = h.settings.clone();
-    settings.qff.api_url = Some(sandbox.url.clone());
-    settings.qff.reconcile_after_secs = 0;
-    settings.qff.reconcile_secs = 1;
-    settings.qff.timeout_ms = 500;
-    settings.qff.breaker_failures = 1_000;
-    let mut profile_port = None;
-    settings.services.profile = Some(if profile_down {
-        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-        profile_port = Some(port);
-        format!("http://127.0.0.1:{port}")
-    } else {
-        profile
-    });
+    h.settings.qff.api_url = Some(sandbox.url.clone());
+    h.settings.qff.reconcile_after_secs = 0;
+    h.settings.qff.reconcile_secs = 1;
+    h.settings.qff.timeout_ms = 500;
+    h.settings.qff.breaker_failures = 1_000;
+    let profile_port = profile_down.then(|| h.absent("profile"));
     let mut qff = Vec::new();
     for _ in 0..3 {
-        let url = h.serve(portal_qff::build(&settings).await.expect("qff builds"));
-        qff.push(QffServiceClient::new(portal_common::grpc::channel(&url).expect("channel")));
+        qff.push(QffServiceClient::new(channel(&h.start("qff", portal_qff::build).await)));
     }
     let db = Db::connect(&h.settings, "qff", &portal_qff::MIGRATOR).await.expect("qff storage");
     Some(Replicas {
         qff,
-        profiles: ProfileServiceClient::new(channel.clone()),
-        loyalty: LoyaltyServiceClient::new(channel),
+        profiles: ProfileServiceClient::new(to_profile.clone()),
+        loyalty: LoyaltyServiceClient::new(to_profile),
         sandbox,
         db,
         profile_port,

@@ -1,6 +1,6 @@
 //! What the profile service's gRPC tests share: the service on a harness of its own, with the
 //! refdata service it asks for the tenant's rules, and a member to call it as.
-use portal_common::testing::{as_member, Backend, Harness};
+use portal_common::testing::{as_member, channel, Backend, Harness};
 use portal_proto::profile::v1::{self as pb, loyalty_service_client::LoyaltyServiceClient, profile_service_client::ProfileServiceClient};
 
 pub type Profiles = ProfileServiceClient<portal_common::grpc::Channel>;
@@ -18,11 +18,9 @@ pub struct Svc {
 /// tests don't do: its URL leads nowhere.
 pub async fn start(backend: Backend) -> Option<Svc> {
     let mut h = Harness::new(backend)?;
-    let refdata = h.serve(portal_refdata::build(&h.settings).await.expect("refdata builds"));
-    h.settings.services.refdata = Some(refdata);
-    h.settings.services.connections = Some("http://127.0.0.1:9".into());
-    let url = h.serve(portal_profile::build(&h.settings).await.expect("profile builds"));
-    let channel = portal_common::grpc::channel(&url).expect("channel");
+    h.start("refdata", portal_refdata::build).await;
+    h.absent("connections");
+    let channel = channel(&h.start("profile", portal_profile::build).await);
     Some(Svc { h, profiles: ProfileServiceClient::new(channel.clone()), loyalty: LoyaltyServiceClient::new(channel) })
 }
 
