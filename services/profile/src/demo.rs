@@ -90,7 +90,7 @@ pub async fn seed(db: &Db, tenant: &str) -> anyhow::Result<()> {
             now - 31 * DAY,
             70,
             &[
-                ("Chino shorts", 2, 6995, "prd_chino_shorts", "Chino shorts", "var_chino_shorts_32"),
+                ("Chino shorts", 2, 13990, "prd_chino_shorts", "Chino shorts", "var_chino_shorts_32"),
                 ("Return: Chino shorts", -1, -6995, "prd_chino_shorts", "Chino shorts", "var_chino_shorts_32"),
             ],
         ),
@@ -104,7 +104,7 @@ pub async fn seed(db: &Db, tenant: &str) -> anyhow::Result<()> {
             0,
             &[
                 ("Cotton tee", 1, 2995, "prd_cotton_tee", "Cotton tee", "var_cotton_tee_m"),
-                ("Wool socks", 2, 1500, "prd_wool_socks", "Wool socks", ""),
+                ("Wool socks", 2, 3000, "prd_wool_socks", "Wool socks", ""),
             ],
         ),
         (

@@ -61,8 +61,10 @@ impl From<pb::ListItemLink> for ListItemLinkBody {
 pub struct TransactionItemBody {
     pub id: String,
     pub name: String,
+    /// How many; negative for a returned item.
     pub quantity: i64,
-    /// Exact amount in cents (AUD).
+    /// The line's total in cents (AUD): quantity × unit price, negative for a return line. An
+    /// order's lines add up to its `total_cents`; a unit price is `amount_cents / quantity`.
     pub amount_cents: i64,
     /// With `include=product`.
     pub product: Option<ProductBody>,

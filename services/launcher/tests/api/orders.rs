@@ -39,10 +39,14 @@ async fn transactions_are_ordered_paged_and_exact(app: &TestApp) {
     assert_eq!(data[0]["points"], 130);
     assert_eq!(data[0]["items"][0]["product"], json!({"id": "prd_linen_shirt", "name": "Linen shirt", "variant_id": "var_linen_shirt_m"}));
     assert!(data[0]["items"][0]["list_item"].is_null());
-    assert_eq!(data[2]["items"][1]["amount_cents"], -6995);
+    // A line's amount is its total (quantity × unit price), a return's negative: 2 × $69.95, then
+    // one returned.
+    assert_eq!((data[2]["items"][0]["quantity"].as_i64(), data[2]["items"][0]["amount_cents"].as_i64()), (Some(2), Some(13990)));
+    assert_eq!((data[2]["items"][1]["quantity"].as_i64(), data[2]["items"][1]["amount_cents"].as_i64()), (Some(-1), Some(-6995)));
     assert_eq!(data[2]["total_cents"], 6995);
     for tx in data {
-        assert!(tx["total_cents"].is_i64());
+        let lines: i64 = tx["items"].as_array().unwrap().iter().map(|i| i["amount_cents"].as_i64().unwrap()).sum();
+        assert_eq!(tx["total_cents"].as_i64(), Some(lines), "an order's lines add up to its total: {tx}");
     }
 
     let oldest = app.get("/api/profile/transactions?sort=transacted_at", Some(&t)).await.body;
@@ -81,7 +85,8 @@ async fn a_matching_claim_is_credited_once(app: &TestApp) {
     let credited = txs["data"].as_array().unwrap().iter().find(|x| x["id"] == c["transaction_id"]).unwrap();
     assert_eq!(credited["receipt_number"], "MC01-100234");
     assert_eq!(credited["total_cents"], 5995);
-    assert_eq!(credited["items"].as_array().unwrap().len(), 2);
+    let lines: Vec<i64> = credited["items"].as_array().unwrap().iter().map(|i| i["amount_cents"].as_i64().unwrap()).collect();
+    assert_eq!(lines, [2995, 3000], "line totals (2 × $15.00 socks), adding up to the total");
 
     // The same receipt again: the member is told it is theirs already, and gets no more points.
     let again = claim(app, &t, "melbourne-central", 1, "MC01-100234", "59.95").await;

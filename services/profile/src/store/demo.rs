@@ -83,7 +83,9 @@ pub async fn attribute(tx: &mut Tx<'_>, pid: &str, namespace: &str, handle: &str
     Ok(())
 }
 
-/// A line of a sale: (name, quantity, amount in cents, product id, product name, variant id).
+/// A line of a sale: (name, quantity, amount in cents, product id, product name, variant id). The
+/// amount is the line's total, quantity × unit price (negative for a return line, whose quantity
+/// is negative), as in `transaction_items.amount_cents`: the lines add up to the sale's total.
 pub type Item<'a> = (&'a str, i64, i64, &'a str, &'a str, &'a str);
 /// A store's sale: (the member's transaction id, or "" while unclaimed; receipt id, store
 /// handle, store name, receipt number, when, points, items).
@@ -92,7 +94,7 @@ pub type Sale<'a> = (&'a str, &'a str, &'a str, &'a str, &'a str, i64, i64, &'a 
 /// A store's sale with its lines, and, when it is on `owner`'s account, their transaction.
 pub async fn sale(tx: &mut Tx<'_>, tenant: &str, owner: &str, s: &Sale<'_>) -> Result<()> {
     let &(txn, receipt, handle, store, number, at, points, items) = s;
-    let total: i64 = items.iter().map(|(_, q, c, _, _, _)| if *q < 0 { *c } else { q * c }).sum();
+    let total: i64 = items.iter().map(|&(_, _, line_total, _, _, _)| line_total).sum();
     let owner = if txn.is_empty() { "" } else { owner };
     sqlx::query(
         "INSERT INTO store_receipts (id, tenant, store_handle, receipt_number, transacted_at, total_cents, currency, profile_id)

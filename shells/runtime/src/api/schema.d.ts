@@ -2533,14 +2533,18 @@ export interface components {
         TransactionItemBody: {
             /**
              * Format: int64
-             * @description Exact amount in cents (AUD).
+             * @description The line's total in cents (AUD): quantity × unit price, negative for a return line. An
+             *     order's lines add up to its `total_cents`; a unit price is `amount_cents / quantity`.
              */
             amount_cents: number;
             id: string;
             list_item?: null | components["schemas"]["ListItemLinkBody"];
             name: string;
             product?: null | components["schemas"]["ProductBody"];
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description How many; negative for a returned item.
+             */
             quantity: number;
         };
         TransactionPage: {

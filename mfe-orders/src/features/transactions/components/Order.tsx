@@ -7,7 +7,8 @@ import { formatNumber, formatTime } from '../../../lib/dates';
 import { OrderItem } from './OrderItem';
 
 /**
- * One purchase: a disclosure button (store, time, receipt, total) that shows or hides its items.
+ * One purchase: a disclosure button (store, time, receipt, total) that shows or hides its items,
+ * each with its line total, and the total they add up to.
  */
 export function Order({ tx, zone, readOnly }: { tx: Transaction; zone: string; readOnly: boolean }) {
   const { t, i18n } = useTranslation();
@@ -36,11 +37,19 @@ export function Order({ tx, zone, readOnly }: { tx: Transaction; zone: string; r
       </button>
       <div id={panelId} className="order__panel" hidden={!open}>
         {items.length > 0 ? (
-          <ul className="order-items" aria-label={t('orders.itemsLabel')}>
-            {items.map((item) => (
-              <OrderItem key={item.id} item={item} readOnly={readOnly} />
-            ))}
-          </ul>
+          <>
+            <ul className="order-items" aria-label={t('orders.itemsLabel')}>
+              {items.map((item) => (
+                <OrderItem key={item.id} item={item} readOnly={readOnly} />
+              ))}
+            </ul>
+            <p className="order__sum">
+              <span>{t('orders.totalLabel')}</span>
+              <span className="amount">
+                <Bdi>{formatCents(tx.total_cents)}</Bdi>
+              </span>
+            </p>
+          </>
         ) : (
           <p className="muted">{t('orders.noItems')}</p>
         )}

@@ -38,7 +38,11 @@ function OnWishList({ focusOnMount }: { focusOnMount: boolean }) {
   );
 }
 
-/** One line of an order: what was bought, how many, for how much; add it to the wish list. */
+/**
+ * One line of an order: what was bought, how many, and the line's total (`amount_cents` is
+ * quantity × unit price, negative for a return, so the lines add up to the order's total), with
+ * the unit price when there are several; add it to the wish list.
+ */
 export function OrderItem({ item, readOnly }: { item: TransactionItem; readOnly: boolean }) {
   const { t } = useTranslation();
   const add = useAddToWishList();
@@ -69,6 +73,11 @@ export function OrderItem({ item, readOnly }: { item: TransactionItem; readOnly:
       <span className="order-item__name">
         {/* A return's quantity keeps its sign before the digits on a right-to-left page: "−1". */}
         <BdiTrans k="orders.itemLine" values={{ name, quantity: <Signed value={item.quantity} plus={false} /> }} />
+        {Math.abs(item.quantity) > 1 && (
+          <span className="muted order-item__unit">
+            <BdiTrans k="orders.unitPrice" values={{ price: formatCents(Math.abs(item.amount_cents / item.quantity)) }} />
+          </span>
+        )}
       </span>
       <span className="amount">
         <Bdi>{formatCents(item.amount_cents)}</Bdi>
