@@ -74,6 +74,15 @@ test(
     await convert.getByText('1,000 points → 500 Qantas Points').waitFor();
     const posts = [];
     page.on('request', (r) => r.url().endsWith('/api/qff/redeem') && posts.push(r.headers()['idempotency-key']));
+    // Asked in points, a block at a time (issue 24), not in "blocks".
+    const amount = convert.getByLabel('Points to convert');
+    assert.equal(await amount.inputValue(), '1000');
+    assert.ok(before >= 2000, `the demo member has at least two blocks: ${before}`);
+    await convert.getByRole('button', { name: '1,000 points more' }).click();
+    assert.equal(await amount.inputValue(), '2000');
+    await convert.getByText('2,000 points', { exact: true }).waitFor();
+    await convert.getByRole('button', { name: '1,000 points fewer' }).click();
+    assert.equal(await amount.inputValue(), '1000');
     await convert.getByRole('button', { name: 'Convert', exact: true }).click();
     const dialog = page.getByRole('dialog', { name: 'Convert 1,000 points?' });
     await dialog.waitFor();

@@ -42,7 +42,13 @@ export function useServerErrors<T extends HTMLElement = HTMLFormElement>() {
     return true;
   }
 
-  return { ref, errors, fromError, clear: () => setErrors({}) };
+  /** Shows problems found before sending, as a refusal's are shown (and focused). */
+  function show(next: FieldErrors) {
+    setErrors(next);
+    setRefusals((n) => n + 1);
+  }
+
+  return { ref, errors, fromError, show, clear: () => setErrors({}) };
 }
 
 /**

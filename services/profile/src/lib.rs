@@ -7,6 +7,7 @@ mod demo;
 mod error;
 mod loyalty;
 pub mod member_number;
+mod phone;
 mod privacy;
 mod rules;
 mod store;
@@ -137,7 +138,11 @@ impl ProfileService for Profiles {
         let mut f = Fields::default();
         let first = f.check("first_name", validate::name(&r.first_name));
         let last = f.check("last_name", validate::name(&r.last_name));
-        let phone = f.check("phone", validate::phone(&r.phone));
+        let region = self.rules().await?.country.clone();
+        let phone = phone::phone(&r.phone, &region).unwrap_or_else(|m| {
+            f.add("phone", &m);
+            String::new()
+        });
         let birth = f.check("birth_date", validate::birth_date(&r.birth_date, today()));
         if !f.is_empty() {
             return Err(fields_status(f));
@@ -208,7 +213,14 @@ impl ProfileService for Profiles {
             ch.last_name = Some(f.check("last_name", validate::name(&r.last_name)));
         }
         if sent("phone") {
-            ch.phone = Some(f.check("phone", validate::phone(&r.phone)));
+            let current = self.cache.profile(&self.db, &c.profile_id).await?;
+            let country = self.rules().await?.country.clone();
+            let sent_address = sent("address").then(|| r.address.clone().unwrap_or_default());
+            let region = phone::region_of(sent_address.as_ref(), &current, &country);
+            ch.phone = Some(phone::phone(&r.phone, &region).unwrap_or_else(|m| {
+                f.add("phone", &m);
+                String::new()
+            }));
         }
         if sent("birth_date") {
             ch.birth_date = Some(f.check("birth_date", validate::birth_date(&r.birth_date, today())));

@@ -21,6 +21,9 @@ pub struct ProfileRules {
     pub zone: chrono_tz::Tz,
     /// `components.loyalty`: when the points a claim earns expire.
     pub loyalty: crate::loyalty::rules::LoyaltyRules,
+    /// `general.defaultCountry` (ISO 3166-1 alpha-2): where a phone number is read when the
+    /// profile names no country.
+    pub country: String,
 }
 
 impl ProfileRules {
@@ -33,6 +36,7 @@ impl ProfileRules {
             claims: t.components.claims.clone(),
             zone: t.zone(),
             loyalty: crate::loyalty::rules::LoyaltyRules::from_tenant(t),
+            country: t.default_country().to_string(),
         }
     }
 
@@ -71,6 +75,7 @@ mod tests {
         let r = ProfileRules::from_config_json(r#"{"general": {"tenant": "t"}, "components": {}}"#).unwrap();
         assert!(r.identities.is_empty() && r.sizes.is_empty() && !r.is_comms_key("email"));
         assert_eq!((r.zone, r.claims.window_days), (portal_tenant::DEFAULT_ZONE, 30));
+        assert_eq!(r.country, "AU", "the default country when the tenant names none");
         assert_eq!((r.claims.max_pending, r.claims.max_per_day), (5, 10), "quotas even when the tenant sets none");
         assert!(ProfileRules::from_config_json(r#"{"general": {"tenant": "t", "timeZone": "Mars/Olympus"}}"#).is_err());
     }

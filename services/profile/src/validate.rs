@@ -272,20 +272,6 @@ pub fn name(raw: &str) -> Result<String, &'static str> {
     Ok(s.to_string())
 }
 
-/// Optional phone in international form: `+` then 8 to 15 digits (spaces allowed on input).
-pub fn phone(raw: &str) -> Result<String, &'static str> {
-    let s: String = raw.chars().filter(|c| !c.is_whitespace() && *c != '-' && *c != '(' && *c != ')').collect();
-    if s.is_empty() {
-        return Ok(s);
-    }
-    let digits = s.strip_prefix('+').ok_or("Use international format, e.g. +61 400 000 000")?;
-    if (8..=15).contains(&digits.len()) && digits.chars().all(|c| c.is_ascii_digit()) {
-        Ok(s)
-    } else {
-        Err("Use international format, e.g. +61 400 000 000")
-    }
-}
-
 /// Optional birth date `YYYY-MM-DD`, a real date in the past, at most 120 years ago.
 pub fn birth_date(raw: &str, today: NaiveDate) -> Result<String, &'static str> {
     let s = raw.trim();
@@ -431,14 +417,6 @@ mod tests {
         assert!(name("").is_err());
         assert!(name("Robert'); DROP TABLE").is_err());
         assert!(name(&"a".repeat(51)).is_err());
-    }
-
-    #[test]
-    fn phones() {
-        assert_eq!(phone("+61 400 000 001").unwrap(), "+61400000001");
-        assert_eq!(phone("").unwrap(), "");
-        assert!(phone("0400000001").is_err());
-        assert!(phone("+61abc").is_err());
     }
 
     #[test]

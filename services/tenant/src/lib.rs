@@ -29,5 +29,8 @@ pub use validate::ConfigError;
 /// The time zone when the tenant names none (spec 9).
 pub const DEFAULT_ZONE: chrono_tz::Tz = chrono_tz::Australia::Melbourne;
 
+/// The country a member is taken to live in when the tenant names none.
+pub const DEFAULT_COUNTRY: &str = "AU";
+
 #[cfg(test)]
 mod tests;

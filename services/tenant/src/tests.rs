@@ -21,6 +21,7 @@ fn the_repo_tenant_loads() {
     let t = load(Path::new(REPO)).unwrap();
     assert_eq!(t.general.tenant, "demo");
     assert_eq!(t.zone(), chrono_tz::Australia::Melbourne);
+    assert_eq!(t.default_country(), "AU");
     assert_eq!(t.components.loyalty.tiers.levels.iter().map(|l| l.handle.as_str()).collect::<Vec<_>>(), ["silver", "gold", "platinum"]);
     assert!(t.catalogue_by_points().windows(2).all(|w| w[0].points <= w[1].points));
     assert_eq!(t.components.qantas.redemption.kind, RedemptionKind::Points);
@@ -98,8 +99,10 @@ fn a_wrong_type_is_named_by_its_path() {
 
 #[test]
 fn the_semantic_checks_name_the_field() {
-    let cases: [(&str, Value, &str); 12] = [
+    let cases: [(&str, Value, &str); 14] = [
         ("general.timeZone", json!("Mars/Olympus"), "general.timeZone"),
+        ("general.defaultCountry", json!("Australia"), "general.defaultCountry"),
+        ("general.defaultCountry", json!("zz"), "general.defaultCountry"),
         ("general.defaultPosition", json!({"latitude": 95.0, "longitude": 0.0}), "general.defaultPosition.latitude"),
         ("general.allowedOrigins", json!(["https://ok.example", "partner.example"]), "general.allowedOrigins[1]"),
         ("components.loyalty.pointsExpireDays", json!(-1), "components.loyalty.pointsExpireDays"),

@@ -7,7 +7,7 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 
 use crate::components::{CatalogueEntry, Components};
-use crate::DEFAULT_ZONE;
+use crate::{DEFAULT_COUNTRY, DEFAULT_ZONE};
 
 /// The whole tenant file.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
@@ -61,6 +61,10 @@ pub struct General {
     /// ISO 4217 code, e.g. `AUD`.
     #[serde(default)]
     pub currency: Option<String>,
+    /// ISO 3166-1 alpha-2 code of the country a member is taken to live in when their profile
+    /// names none (`AU` when absent): how a phone number written without `+` is read.
+    #[serde(default)]
+    pub default_country: Option<String>,
     /// Origins besides the portal's own that links may lead to and that may frame the portal
     /// (`https://partner.example`: scheme, host and port only).
     #[serde(default)]
@@ -237,6 +241,11 @@ impl Tenant {
     /// `general.timeZone` (validated at load), else [`DEFAULT_ZONE`].
     pub fn zone(&self) -> chrono_tz::Tz {
         self.general.time_zone.as_deref().and_then(|z| z.parse().ok()).unwrap_or(DEFAULT_ZONE)
+    }
+
+    /// `general.defaultCountry` (validated at load), else [`DEFAULT_COUNTRY`].
+    pub fn default_country(&self) -> &str {
+        self.general.default_country.as_deref().unwrap_or(DEFAULT_COUNTRY)
     }
 
     /// The rewards catalogue, cheapest first.

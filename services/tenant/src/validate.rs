@@ -49,6 +49,11 @@ impl Tenant {
         if let Some(z) = &g.time_zone {
             z.parse::<chrono_tz::Tz>().map_err(|_| bad("general.timeZone", format!("{z:?} is not an IANA time zone")))?;
         }
+        if let Some(c) = &g.default_country {
+            if c.len() != 2 || c.to_ascii_uppercase() != *c || rust_iso3166::from_alpha2(c).is_none() {
+                return Err(bad("general.defaultCountry", format!("{c:?} is not an ISO 3166-1 alpha-2 country code, e.g. \"AU\"")));
+            }
+        }
         if let Some(p) = &g.default_position {
             if !(-90.0..=90.0).contains(&p.latitude) {
                 return Err(bad("general.defaultPosition.latitude", "must be between -90 and 90"));

@@ -308,7 +308,8 @@ pub struct RegistrationRequest {
     pub email: String,
     pub first_name: String,
     pub last_name: String,
-    /// International format, e.g. +61400000000.
+    /// International format (`+61 400 000 000`) or the national format of the tenant's
+    /// `general.defaultCountry` (`0400 000 000`); kept in E.164.
     #[serde(default)]
     pub phone: Option<String>,
     /// YYYY-MM-DD.

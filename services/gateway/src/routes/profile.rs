@@ -65,7 +65,7 @@ pub struct ProfileBody {
     pub email: String,
     pub first_name: String,
     pub last_name: String,
-    /// International format, e.g. `+61400000001`; empty when unset.
+    /// E.164, e.g. `+61400000001`; empty when unset.
     pub phone: String,
     /// `YYYY-MM-DD`; empty when unset.
     pub birth_date: String,
@@ -158,9 +158,12 @@ pub struct ProfileUpdate {
     pub first_name: Option<String>,
     #[schema(min_length = 1, max_length = 50, pattern = r"^[\p{L}'.’-](?:[\p{L} '.’-]{0,48}[\p{L}'.’-])?$")]
     pub last_name: Option<String>,
-    /// International format: `+` then 8 to 15 digits (spaces, hyphens and brackets are dropped);
-    /// empty removes it.
-    #[schema(pattern = r"^[\t\n\x0b\x0c\r ()-]*(?:\+(?:[\t\n\x0b\x0c\r ()-]*[0-9]){8,15}[\t\n\x0b\x0c\r ()-]*)?$")]
+    /// In international format (`+61 400 000 001`) or in the national format of the member's
+    /// country (`0400 000 001`): the address's country, else the profile's region, else the
+    /// tenant's `general.defaultCountry`. Kept and answered in E.164 (`+61400000001`). A number
+    /// that can't be one of that country's (or, with `+`, of any country's) is refused (422
+    /// `errors.phone`); empty removes it.
+    #[schema(max_length = 40, pattern = r"^[\t\n\x0b\x0c\r 0-9+().-]*$")]
     pub phone: Option<String>,
     /// `YYYY-MM-DD`, a real date in the past, at most 120 years ago; empty removes it.
     #[schema(pattern = r"^(?:[0-9]{4}-[0-9]{2}-[0-9]{2})?$")]

@@ -5,6 +5,7 @@ use serde_json::{json, Value};
 
 crate::both!(
     edits_persist_and_are_normalised,
+    phone_numbers_are_read_in_the_members_country,
     invalid_input_writes_nothing,
     identities_are_linked_once,
     custom_attributes_are_checked,
@@ -51,6 +52,34 @@ async fn edits_persist_and_are_normalised(app: &TestApp) {
     // Another member's profile is untouched.
     let o = app.sign_in("other@example.com").await;
     assert_eq!(app.get("/api/profile", Some(&o)).await.body["first_name"], "Oliver");
+}
+
+/// A number written as it is dialled in the member's country (the address's, else the region's,
+/// else the tenant's `defaultCountry`) is kept in E.164; one that can't be that country's is
+/// refused on the field.
+async fn phone_numbers_are_read_in_the_members_country(app: &TestApp) {
+    let t = app.sign_in("demo@example.com").await;
+    let r = put(app, "/api/profile", &t, json!({"phone": "0400 123 456"})).await;
+    assert_eq!((r.status, r.body["phone"].as_str()), (200, Some("+61400123456")), "{:?}", r.body);
+    assert_eq!(app.get("/api/profile", Some(&t)).await.body["phone"], "+61400123456");
+
+    let r = put(app, "/api/profile", &t, json!({"phone": "0400 123"})).await;
+    assert_error_shape(&r, 422);
+    let message = r.body["errors"]["phone"].as_str().unwrap_or_default();
+    assert!(message.contains("Australia"), "{message}");
+    assert_eq!(app.get("/api/profile", Some(&t)).await.body["phone"], "+61400123456", "nothing written");
+
+    // With a UK address, sent with it or already kept, a UK number is read as one.
+    let uk = json!({"line1": "1 High St", "city": "London", "postcode": "SW1A 1AA", "country": "GB"});
+    let r = put(app, "/api/profile", &t, json!({"address": uk, "phone": "07400 123456"})).await;
+    assert_eq!((r.status, r.body["phone"].as_str()), (200, Some("+447400123456")), "{:?}", r.body);
+    let r = put(app, "/api/profile", &t, json!({"phone": "0400 123 456"})).await;
+    assert_error_shape(&r, 422);
+    assert!(r.body["errors"]["phone"].as_str().unwrap_or_default().contains("United Kingdom"), "{:?}", r.body);
+    let r = put(app, "/api/profile", &t, json!({"phone": "+61 400 123 456"})).await;
+    assert_eq!((r.status, r.body["phone"].as_str()), (200, Some("+61400123456")), "with + any country's number");
+    let r = put(app, "/api/profile", &t, json!({"phone": ""})).await;
+    assert_eq!((r.status, r.body["phone"].as_str()), (200, Some("")), "empty removes it");
 }
 
 async fn invalid_input_writes_nothing(app: &TestApp) {

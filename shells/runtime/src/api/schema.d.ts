@@ -1838,6 +1838,11 @@ export interface components {
             coverHeader?: null | components["schemas"]["CoverHeader"];
             /** @description ISO 4217 code, e.g. `AUD`. */
             currency?: string | null;
+            /**
+             * @description ISO 3166-1 alpha-2 code of the country a member is taken to live in when their profile
+             *     names none (`AU` when absent): how a phone number written without `+` is read.
+             */
+            defaultCountry?: string | null;
             defaultPosition?: null | components["schemas"]["Position"];
             logo?: string | null;
             publicAssetUrl?: string | null;
@@ -2134,7 +2139,7 @@ export interface components {
              * @example 1234567890
              */
             memberNumber: string;
-            /** @description International format, e.g. `+61400000001`; empty when unset. */
+            /** @description E.164, e.g. `+61400000001`; empty when unset. */
             phone: string;
             region: components["schemas"]["Region"];
             tier_handle: string;
@@ -2161,8 +2166,11 @@ export interface components {
             identities?: components["schemas"]["IdentityInput"][] | null;
             last_name?: string | null;
             /**
-             * @description International format: `+` then 8 to 15 digits (spaces, hyphens and brackets are dropped);
-             *     empty removes it.
+             * @description In international format (`+61 400 000 001`) or in the national format of the member's
+             *     country (`0400 000 001`): the address's country, else the profile's region, else the
+             *     tenant's `general.defaultCountry`. Kept and answered in E.164 (`+61400000001`). A number
+             *     that can't be one of that country's (or, with `+`, of any country's) is refused (422
+             *     `errors.phone`); empty removes it.
              */
             phone?: string | null;
         };
@@ -2261,7 +2269,10 @@ export interface components {
             email: string;
             first_name: string;
             last_name: string;
-            /** @description International format, e.g. +61400000000. */
+            /**
+             * @description International format (`+61 400 000 000`) or the national format of the tenant's
+             *     `general.defaultCountry` (`0400 000 000`); kept in E.164.
+             */
             phone?: string | null;
             redirect?: string | null;
         };

@@ -1,10 +1,12 @@
-import { useMemo, type FormEvent } from 'react';
+import { useMemo, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { addToast } from '@portal/runtime';
+import { addToast, useConfig } from '@portal/runtime';
 // Its own shared chunk of the runtime, loaded with this screen only.
 import { findCountry, findState, useCountries } from '@portal/runtime/countries';
 import { SelectField, SubmitButton, TextField } from '@portal/kit/fields';
 import { toastSaved, toastWriteError, useDraft, useServerErrors, type FieldErrors } from '../../../lib/form';
+import { checkPhone, loadPhoneLib, phoneRegion } from '../../../lib/phone';
+import { UnsavedChangesGuard } from '../../../lib/unsaved';
 import type { Address, Profile, ProfileUpdate } from '@portal/runtime';
 import { useSaveProfile } from '../hooks/use-save-profile';
 import { EmailAddress } from './EmailAddress';
@@ -59,6 +61,15 @@ export function changesOf(saved: Draft, draft: Draft): ProfileUpdate | null {
   const address = Object.fromEntries(Object.entries(draft.address).map(([k, v]) => [k, v.trim()])) as unknown as Address;
   if ((Object.keys(EMPTY_ADDRESS) as (keyof Address)[]).some((k) => address[k] !== saved.address[k])) body.address = address;
   return Object.keys(body).length ? body : null;
+}
+
+/** A country's name in the page's language (the code where the browser has none). */
+function countryName(code: string, lang: string): string {
+  try {
+    return new Intl.DisplayNames([lang], { type: 'region', fallback: 'code' }).of(code) ?? code;
+  } catch {
+    return code;
+  }
 }
 
 /** Field id of a server error key: `address.country` → `pf-address-country`. */
@@ -163,21 +174,45 @@ function AddressFields({
 /**
  * My Details: the sign-in address (changed on its own, verified), then name, phone, birth date and
  * address, saved with PUT /api/profile. The address's dialog has a form of its own, so the details
- * form comes after it rather than around it.
+ * form comes after it rather than around it. The phone may be written as it is dialled in the
+ * member's country (the address's, else the profile's region, else the tenant's default): it is
+ * checked with libphonenumber and sent in E.164. Leaving with unsaved edits asks first.
  */
 export function DetailsForm({ profile, readOnly }: { profile: Profile; readOnly: boolean }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const { config } = useConfig();
+  const { countries } = useCountries();
   const { saved, draft, setDraft, reset } = useDraft(draftOf(profile), (a, b) => changesOf(a, b) !== null);
-  const { ref, errors, fromError, clear } = useServerErrors<HTMLFormElement>();
+  const { ref, errors, fromError, show, clear } = useServerErrors<HTMLFormElement>();
   const save = useSaveProfile();
+  const [checking, setChecking] = useState(false);
+  const region = phoneRegion(
+    findCountry(countries, draft.address.country)?.iso_2,
+    profile.region?.handle,
+    config?.general?.defaultCountry ?? undefined,
+  );
+  const country = countryName(region, i18n.language);
 
-  const submit = (e: FormEvent) => {
+  const submit = async (e: FormEvent) => {
     e.preventDefault();
-    if (save.isPending || readOnly) return;
+    if (save.isPending || checking || readOnly) return;
     const body = changesOf(saved, draft);
     if (!body) {
       addToast({ type: 'info', text: t('form.nothingChanged') });
       return;
+    }
+    if (body.phone) {
+      setChecking(true);
+      // Without the library (its chunk not reachable), the number goes as typed: the server reads it the same way.
+      const phone = await checkPhone(body.phone, region)
+        .catch(() => null)
+        .finally(() => setChecking(false));
+      if (phone && !phone.ok) {
+        show({ phone: phone.international ? t('details.phoneInvalid') : t('details.phoneInvalidIn', { country }) });
+        addToast({ type: 'error', text: t('form.checkFields'), timeout: 5000 });
+        return;
+      }
+      if (phone) body.phone = phone.e164;
     }
     clear();
     save.mutate(body, {
@@ -208,12 +243,17 @@ export function DetailsForm({ profile, readOnly }: { profile: Profile; readOnly:
     <section className="card" aria-labelledby="details-title">
       <h2 id="details-title">{t('details.title')}</h2>
       <EmailAddress email={profile.email ?? ''} readOnly={readOnly} />
-      <form ref={ref} onSubmit={submit} noValidate aria-labelledby="details-title">
+      <UnsavedChangesGuard dirty={!readOnly && changesOf(saved, draft) !== null} />
+      <form ref={ref} onSubmit={(e) => void submit(e)} noValidate aria-labelledby="details-title">
         <fieldset className="fieldset" disabled={readOnly}>
           <div className="form-grid">
             {personal('first_name', 'text', 'given-name')}
             {personal('last_name', 'text', 'family-name')}
-            {personal('phone', 'tel', 'tel', { dir: 'ltr' })}
+            {personal('phone', 'tel', 'tel', {
+              dir: 'ltr',
+              hint: t('details.phoneHint', { country }),
+              onFocus: () => void loadPhoneLib(),
+            })}
             {personal('birth_date', 'date', 'bday')}
           </div>
         </fieldset>
@@ -223,7 +263,7 @@ export function DetailsForm({ profile, readOnly }: { profile: Profile; readOnly:
           errors={errors}
           disabled={readOnly}
         />
-        {!readOnly && <SubmitButton busy={save.isPending} label={t('form.save')} busyLabel={t('form.saving')} />}
+        {!readOnly && <SubmitButton busy={save.isPending || checking} label={t('form.save')} busyLabel={t('form.saving')} />}
       </form>
     </section>
   );
