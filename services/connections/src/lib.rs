@@ -28,9 +28,15 @@ pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
 /// The spec's page size for connections.
 pub const PAGE_SIZE: u32 = 500;
 
+/// List items `FindListItems` looks up at once (a page of purchases links fewer).
+const MAX_FIND: usize = 500;
+
 pub use portal_common::error::catalogue::{ERROR_CREATING_LIST as ERR_CREATING_LIST, ERROR_CREATING_LIST_ITEM as ERR_CREATING_ITEM};
 
 pub async fn build(settings: &Settings) -> anyhow::Result<GrpcApp> {
+    // The tenant file is checked before anything else: a bad one stops this process at start-up,
+    // naming the field (the services read it from refdata afterwards, typed once per version).
+    portal_tenant::load(&settings.tenant_config)?;
     let db = Db::connect(settings, "connections", &MIGRATOR).await?;
     if settings.demo_data {
         store::seed_demo(&db).await?;
@@ -81,7 +87,7 @@ impl ConnectionsService for Connections {
 
     #[tracing::instrument(skip_all)]
     async fn create_connection(&self, req: Request<pb::CreateConnectionRequest>) -> Result<Response<pb::Connection>, Status> {
-        let c = Caller::guard_writer(req.metadata()).map_err(ConnectionsError::from)?;
+        let c = caller(&req)?;
         let r = req.into_inner();
         let tenant = self.tenant().await?;
         let def =
@@ -102,7 +108,7 @@ impl ConnectionsService for Connections {
 
     #[tracing::instrument(skip_all)]
     async fn update_connection(&self, req: Request<pb::UpdateConnectionRequest>) -> Result<Response<pb::Connection>, Status> {
-        let c = Caller::guard_writer(req.metadata()).map_err(ConnectionsError::from)?;
+        let c = caller(&req)?;
         let r = req.into_inner();
         let name = r.name.trim();
         if name.is_empty() || name.chars().count() > 80 || name.chars().any(char::is_control) {
@@ -113,7 +119,7 @@ impl ConnectionsService for Connections {
 
     #[tracing::instrument(skip_all)]
     async fn delete_connection(&self, req: Request<pb::DeleteConnectionRequest>) -> Result<Response<pb::DeleteConnectionResponse>, Status> {
-        let c = Caller::guard_writer(req.metadata()).map_err(ConnectionsError::from)?;
+        let c = caller(&req)?;
         store::delete_connection(&self.db, &c.profile_id, &req.into_inner().id).await?;
         Ok(Response::new(pb::DeleteConnectionResponse {}))
     }
@@ -127,7 +133,7 @@ impl ConnectionsService for Connections {
 
     #[tracing::instrument(skip_all)]
     async fn create_list(&self, req: Request<pb::CreateListRequest>) -> Result<Response<pb::ProductList>, Status> {
-        let c = Caller::guard_writer(req.metadata()).map_err(ConnectionsError::from)?;
+        let c = caller(&req)?;
         let r = req.into_inner();
         let handle = r.handle.trim();
         if handle.is_empty() {
@@ -155,7 +161,7 @@ impl ConnectionsService for Connections {
 
     #[tracing::instrument(skip_all)]
     async fn add_list_item(&self, req: Request<pb::AddListItemRequest>) -> Result<Response<pb::AddListItemResponse>, Status> {
-        let c = Caller::guard_writer(req.metadata()).map_err(ConnectionsError::from)?;
+        let c = caller(&req)?;
         let r = req.into_inner();
         let (product, variant) = (r.product_id.trim(), r.product_variant_id.trim());
         if product.is_empty() && variant.is_empty() {
@@ -175,6 +181,38 @@ impl ConnectionsService for Connections {
                 .await
                 .map_err(|e| e.told_as(ERR_CREATING_ITEM))?;
         Ok(Response::new(pb::AddListItemResponse { item: Some(item), created }))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn delete_list_item(&self, req: Request<pb::DeleteListItemRequest>) -> Result<Response<pb::DeleteListItemResponse>, Status> {
+        let c = Caller::guard_writer(req.metadata()).map_err(ConnectionsError::from)?;
+        let r = req.into_inner();
+        store::delete_item(&self.db, &c.profile_id, &r.connection_id, &r.list_id, &r.id).await?;
+        Ok(Response::new(pb::DeleteListItemResponse {}))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn move_list_item(&self, req: Request<pb::MoveListItemRequest>) -> Result<Response<pb::ListItem>, Status> {
+        let c = Caller::guard_writer(req.metadata()).map_err(ConnectionsError::from)?;
+        let r = req.into_inner();
+        if r.to_list_id.trim().is_empty() {
+            return Err(ConnectionsError::Field("Please check the highlighted fields", "list_id", "Required").into());
+        }
+        let caps = &self.tenant().await?.components.connections;
+        let item =
+            store::move_item(&self.db, &c.profile_id, &r.connection_id, &r.list_id, &r.id, r.to_list_id.trim(), caps.max_items_per_list)
+                .await?;
+        Ok(Response::new(item))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn find_list_items(&self, req: Request<pb::FindListItemsRequest>) -> Result<Response<pb::FindListItemsResponse>, Status> {
+        let c = caller(&req)?;
+        let ids = req.into_inner().ids;
+        if ids.len() > MAX_FIND {
+            return Err(ConnectionsError::Field("Please check the highlighted fields", "ids", "Ask for 500 or fewer").into());
+        }
+        Ok(Response::new(pb::FindListItemsResponse { items: store::find_items(&self.db, &c.profile_id, &ids).await? }))
     }
 
     #[tracing::instrument(skip_all)]

@@ -299,6 +299,114 @@ pub async fn add_item(
     Ok((item_row(&row), true))
 }
 
+/// Removes one list item of the member's, found through its list and connection.
+pub async fn delete_item(db_: &Db, pid: &str, connection_id: &str, list_id: &str, id: &str) -> Result<()> {
+    let n = sqlx::query(
+        "DELETE FROM list_items WHERE id = $1 AND list_id = $2 AND list_id IN
+         (SELECT l.id FROM product_lists l JOIN connections c ON c.id = l.connection_id WHERE l.connection_id = $3 AND c.profile_id = $4)",
+    )
+    .bind(id)
+    .bind(list_id)
+    .bind(connection_id)
+    .bind(pid)
+    .execute(&db_.pool)
+    .await
+    .map_err(db("removing a list item"))?
+    .rows_affected();
+    if n == 0 {
+        return Err(not_found("list item"));
+    }
+    Ok(())
+}
+
+/// Moves a list item of the member's to another of their lists (any connection), in one
+/// transaction under a lock on the target list's row: the item keeps its id; the same product
+/// already on the target list gives way to it; a full target list refuses a new product.
+#[allow(clippy::too_many_arguments)]
+pub async fn move_item(
+    db_: &Db,
+    pid: &str,
+    connection_id: &str,
+    list_id: &str,
+    id: &str,
+    to_list_id: &str,
+    max: i64,
+) -> Result<pb::ListItem> {
+    let ctx = "moving a list item";
+    let mut tx = db_.begin().await.map_err(db(ctx))?;
+    let target = sqlx::query(
+        "UPDATE product_lists SET name = name WHERE id = $1 AND connection_id IN (SELECT id FROM connections WHERE profile_id = $2)",
+    )
+    .bind(to_list_id)
+    .bind(pid)
+    .execute(&mut *tx)
+    .await
+    .map_err(db(ctx))?
+    .rows_affected();
+    let item = sqlx::query(
+        "SELECT i.id, i.list_id, i.product_id, i.product_variant_id, i.source, i.created_at FROM list_items i
+         JOIN product_lists l ON l.id = i.list_id JOIN connections c ON c.id = l.connection_id
+         WHERE i.id = $1 AND i.list_id = $2 AND l.connection_id = $3 AND c.profile_id = $4",
+    )
+    .bind(id)
+    .bind(list_id)
+    .bind(connection_id)
+    .bind(pid)
+    .fetch_optional(&mut *tx)
+    .await
+    .map_err(db(ctx))?
+    .map(|r| item_row(&r))
+    .ok_or_else(|| not_found("list item"))?;
+    if target == 0 {
+        return Err(not_found("list"));
+    }
+    if item.list_id == to_list_id {
+        return Ok(item);
+    }
+    let there = item_by_product(to_list_id, &item.product_id, &item.product_variant_id).fetch_optional(&mut *tx).await.map_err(db(ctx))?;
+    if let Some(row) = there {
+        let other: String = row.get("id");
+        sqlx::query("DELETE FROM list_items WHERE id = $1").bind(other).execute(&mut *tx).await.map_err(db(ctx))?;
+    } else {
+        let held: i64 = sqlx::query("SELECT COUNT(*) AS n FROM list_items WHERE list_id = $1")
+            .bind(to_list_id)
+            .fetch_one(&mut *tx)
+            .await
+            .map_err(db(ctx))?
+            .get("n");
+        if held >= max {
+            return Err(ConnectionsError::TooManyItems(held));
+        }
+    }
+    sqlx::query("UPDATE list_items SET list_id = $1 WHERE id = $2").bind(to_list_id).bind(id).execute(&mut *tx).await.map_err(db(ctx))?;
+    tx.commit().await.map_err(db(ctx))?;
+    Ok(pb::ListItem { list_id: to_list_id.into(), ..item })
+}
+
+/// Which of `ids` are list items of the member's, with their list and connection now (one query).
+pub async fn find_items(db_: &Db, pid: &str, ids: &[String]) -> Result<Vec<pb::ListItemRef>> {
+    if ids.is_empty() {
+        return Ok(vec![]);
+    }
+    let marks: Vec<String> = (2..ids.len() + 2).map(|n| format!("${n}")).collect();
+    let sql = format!(
+        "SELECT i.id, i.list_id, l.connection_id FROM list_items i
+         JOIN product_lists l ON l.id = i.list_id JOIN connections c ON c.id = l.connection_id
+         WHERE c.profile_id = $1 AND i.id IN ({}) ORDER BY i.id",
+        marks.join(", ")
+    );
+    let mut q = sqlx::query(&sql).bind(pid);
+    for id in ids {
+        q = q.bind(id);
+    }
+    Ok(q.fetch_all(&db_.pool)
+        .await
+        .map_err(db("finding list items"))?
+        .into_iter()
+        .map(|r| pb::ListItemRef { id: r.get("id"), list_id: r.get("list_id"), connection_id: r.get("connection_id") })
+        .collect())
+}
+
 pub async fn list_item_ref(db_: &Db, pid: &str, id: &str) -> Result<pb::ListItemRef> {
     sqlx::query(
         "SELECT i.id, i.list_id, l.connection_id FROM list_items i

@@ -4,7 +4,7 @@
 //! messages of each refusal (the gateway's HTTP tests rely on them).
 use portal_common::error::field_errors;
 use portal_common::grpc::Channel;
-use portal_common::testing::{as_member, as_staff_view, channel, Backend, Harness};
+use portal_common::testing::{as_member, as_staff_view, Backend, Harness};
 use portal_common::token::IMPERSONATION_PRIVACY;
 use portal_proto::connections::v1::{self as pb, connections_service_client::ConnectionsServiceClient};
 use std::collections::BTreeMap;
@@ -19,6 +19,8 @@ portal_common::both_backends!(
     connections_are_created_read_renamed_and_deleted,
     lists_and_items,
     lists_and_items_are_capped,
+    items_are_removed_and_moved,
+    a_move_keeps_to_the_cap,
     another_members_ids_are_not_found,
     a_staff_view_reads_but_cannot_use_the_privacy_centre,
     export_and_erase_member,
@@ -40,9 +42,10 @@ async fn start(backend: Backend, caps: Option<(i64, i64)>) -> Option<(Harness, C
         std::fs::write(&path, capped).unwrap();
         h.settings.tenant_config = path;
     }
-    h.start("refdata", portal_refdata::build).await;
-    let url = h.start("connections", portal_connections::build).await;
-    Some((h, ConnectionsServiceClient::new(channel(&url))))
+    let refdata = h.serve(portal_refdata::build(&h.settings).await.unwrap());
+    h.settings.services.refdata = Some(refdata);
+    let url = h.serve(portal_connections::build(&h.settings).await.unwrap());
+    Some((h, ConnectionsServiceClient::new(portal_common::grpc::channel(&url).unwrap())))
 }
 
 /// The status's code, message and field errors.
@@ -89,6 +92,26 @@ async fn add(client: &mut Client, pid: &str, list: &pb::ProductList, product: &s
         ..Default::default()
     };
     client.add_list_item(as_member(req, pid)).await.map(|r| r.into_inner())
+}
+
+async fn remove(client: &mut Client, pid: &str, list: &pb::ProductList, id: &str) -> Result<(), Status> {
+    let req = pb::DeleteListItemRequest { connection_id: list.connection_id.clone(), list_id: list.id.clone(), id: id.into() };
+    client.delete_list_item(as_member(req, pid)).await.map(drop)
+}
+
+async fn move_to(client: &mut Client, pid: &str, from: &pb::ProductList, id: &str, to: &str) -> Result<pb::ListItem, Status> {
+    let req = pb::MoveListItemRequest {
+        connection_id: from.connection_id.clone(),
+        list_id: from.id.clone(),
+        id: id.into(),
+        to_list_id: to.into(),
+    };
+    client.move_list_item(as_member(req, pid)).await.map(|r| r.into_inner())
+}
+
+async fn find(client: &mut Client, pid: &str, ids: &[&str]) -> Vec<pb::ListItemRef> {
+    let req = pb::FindListItemsRequest { ids: ids.iter().map(|s| s.to_string()).collect() };
+    client.find_list_items(as_member(req, pid)).await.unwrap().into_inner().items
 }
 
 async fn connections(client: &mut Client, pid: &str) -> Vec<pb::Connection> {
@@ -248,6 +271,82 @@ async fn lists_and_items_are_capped(backend: Backend) {
     h.finish().await;
 }
 
+/// Items leave a list, or move to another list of the member's (another connection's too)
+/// keeping their id; the same product on the target list gives way; a purchase's links follow.
+async fn items_are_removed_and_moved(backend: Backend) {
+    let Some((h, mut client)) = start(backend, None).await else { return };
+    let con = create(&mut client, DANA, "wishlist").await;
+    let wish = new_list(&mut client, DANA, &con.id, "wishlist").await.unwrap();
+    let later = new_list(&mut client, DANA, &con.id, "later").await.unwrap();
+    let shop = create(&mut client, DANA, "def_shop").await;
+    let cart = new_list(&mut client, DANA, &shop.id, "cart").await.unwrap();
+    let [a, b, c] = ["prd_a", "prd_b", "prd_c"];
+    let a = add(&mut client, DANA, &wish, a).await.unwrap().item.unwrap();
+    let b = add(&mut client, DANA, &wish, b).await.unwrap().item.unwrap();
+    let c = add(&mut client, DANA, &wish, c).await.unwrap().item.unwrap();
+    let b_later = add(&mut client, DANA, &later, "prd_b").await.unwrap().item.unwrap();
+
+    remove(&mut client, DANA, &wish, &a.id).await.unwrap();
+    let again = remove(&mut client, DANA, &wish, &a.id).await.unwrap_err();
+    assert_eq!(refusal(again), (Code::NotFound, "No such list item".into(), no_fields()));
+    let wrong_list = remove(&mut client, DANA, &later, &c.id).await.unwrap_err();
+    assert_eq!(refusal(wrong_list), (Code::NotFound, "No such list item".into(), no_fields()), "named through its own list only");
+
+    let moved = move_to(&mut client, DANA, &wish, &c.id, &cart.id).await.unwrap();
+    assert_eq!(moved, pb::ListItem { list_id: cart.id.clone(), ..c.clone() }, "to another connection's list, same id");
+    let merged = move_to(&mut client, DANA, &wish, &b.id, &later.id).await.unwrap();
+    assert_eq!(merged, pb::ListItem { list_id: later.id.clone(), ..b.clone() });
+    let stay = move_to(&mut client, DANA, &later, &b.id, &later.id).await.unwrap();
+    assert_eq!(stay, merged, "a move to its own list changes nothing");
+    let blank = move_to(&mut client, DANA, &later, &b.id, " ").await.unwrap_err();
+    assert_eq!(refusal(blank), (Code::InvalidArgument, "Please check the highlighted fields".into(), field("list_id", "Required")));
+    let nowhere = move_to(&mut client, DANA, &later, &b.id, "lst_nope").await.unwrap_err();
+    assert_eq!(refusal(nowhere), (Code::NotFound, "No such list".into(), no_fields()));
+
+    let wish_now = lists(&mut client, DANA, &con.id, "").await.unwrap();
+    assert_eq!(by_id(wish_now), by_id(vec![wish.clone(), pb::ProductList { items: vec![merged.clone()], ..later.clone() }]));
+    assert_eq!(lists(&mut client, DANA, &shop.id, "").await.unwrap(), vec![pb::ProductList { items: vec![moved.clone()], ..cart.clone() }]);
+    let found = find(&mut client, DANA, &[&a.id, &b.id, &c.id, &b_later.id, "li_nope"]).await;
+    let at = |i: &pb::ListItem, l: &pb::ProductList| pb::ListItemRef {
+        id: i.id.clone(),
+        list_id: l.id.clone(),
+        connection_id: l.connection_id.clone(),
+    };
+    let mut expected = vec![at(&b, &later), at(&c, &cart)];
+    expected.sort_by(|x, y| x.id.cmp(&y.id));
+    assert_eq!(found, expected, "removed and given-way items are gone; moved ones are where they went");
+    assert!(find(&mut client, DANA, &[]).await.is_empty());
+    let too_many = pb::FindListItemsRequest { ids: vec!["li_x".into(); 501] };
+    let refused = client.find_list_items(as_member(too_many, DANA)).await.unwrap_err();
+    assert_eq!(
+        refusal(refused),
+        (Code::InvalidArgument, "Please check the highlighted fields".into(), field("ids", "Ask for 500 or fewer"))
+    );
+    h.finish().await;
+}
+
+async fn a_move_keeps_to_the_cap(backend: Backend) {
+    let Some((h, mut client)) = start(backend, Some((3, 2))).await else { return };
+    let con = create(&mut client, DANA, "wishlist").await;
+    let (wish, full) =
+        (new_list(&mut client, DANA, &con.id, "wishlist").await.unwrap(), new_list(&mut client, DANA, &con.id, "full").await.unwrap());
+    for p in ["prd_1", "prd_2"] {
+        add(&mut client, DANA, &full, p).await.unwrap();
+    }
+    let new = add(&mut client, DANA, &wish, "prd_3").await.unwrap().item.unwrap();
+    let same = add(&mut client, DANA, &wish, "prd_1").await.unwrap().item.unwrap();
+    let refused = move_to(&mut client, DANA, &wish, &new.id, &full.id).await.unwrap_err();
+    assert_eq!(refusal(refused), (Code::InvalidArgument, "This list already holds 2 items, the most it can".into(), no_fields()));
+    let merged = move_to(&mut client, DANA, &wish, &same.id, &full.id).await.unwrap();
+    assert_eq!(merged.list_id, full.id, "the same product takes the place of the one there");
+    let now = by_id(lists(&mut client, DANA, &con.id, "").await.unwrap());
+    let full_now = now.iter().find(|l| l.id == full.id).unwrap();
+    assert_eq!(full_now.items.len(), 2);
+    assert!(full_now.items.contains(&merged));
+    assert_eq!(now.iter().find(|l| l.id == wish.id).unwrap().items, vec![new]);
+    h.finish().await;
+}
+
 async fn another_members_ids_are_not_found(backend: Backend) {
     let Some((h, mut client)) = start(backend, None).await else { return };
     let con = create(&mut client, DANA, "wishlist").await;
@@ -269,10 +368,16 @@ async fn another_members_ids_are_not_found(backend: Backend) {
     not_found(add(&mut client, OMAR, &list, "prd_2").await.unwrap_err(), "Error creating list Item");
     let get_item = pb::GetListItemRequest { id: item.id.clone() };
     not_found(client.get_list_item(as_member(get_item, OMAR)).await.unwrap_err(), "No such list item");
+    not_found(remove(&mut client, OMAR, &list, &item.id).await.unwrap_err(), "No such list item");
+    not_found(move_to(&mut client, OMAR, &list, &item.id, &list.id).await.unwrap_err(), "No such list item");
+    assert!(find(&mut client, OMAR, &[&item.id]).await.is_empty());
 
     // Omar's own connection of the same kind is his; Dana's is as she left it.
     let his = create(&mut client, OMAR, "wishlist").await;
     assert_ne!(his.id, con.id);
+    let his_list = new_list(&mut client, OMAR, &his.id, "wishlist").await.unwrap();
+    let into_his = move_to(&mut client, DANA, &list, &item.id, &his_list.id).await.unwrap_err();
+    not_found(into_his, "No such list");
     assert_eq!(connections(&mut client, DANA).await, vec![con.clone()]);
     assert_eq!(lists(&mut client, DANA, &con.id, "").await.unwrap(), vec![pb::ProductList { items: vec![item], ..list }]);
     h.finish().await;
