@@ -4,7 +4,7 @@
 //! messages of each refusal (the gateway's HTTP tests rely on them).
 use portal_common::error::field_errors;
 use portal_common::grpc::Channel;
-use portal_common::testing::{as_member, as_staff_view, Backend, Harness};
+use portal_common::testing::{as_member, as_staff_view, channel, Backend, Harness};
 use portal_common::token::IMPERSONATION_PRIVACY;
 use portal_proto::connections::v1::{self as pb, connections_service_client::ConnectionsServiceClient};
 use std::collections::BTreeMap;
@@ -42,10 +42,9 @@ async fn start(backend: Backend, caps: Option<(i64, i64)>) -> Option<(Harness, C
         std::fs::write(&path, capped).unwrap();
         h.settings.tenant_config = path;
     }
-    let refdata = h.serve(portal_refdata::build(&h.settings).await.unwrap());
-    h.settings.services.refdata = Some(refdata);
-    let url = h.serve(portal_connections::build(&h.settings).await.unwrap());
-    Some((h, ConnectionsServiceClient::new(portal_common::grpc::channel(&url).unwrap())))
+    h.start("refdata", portal_refdata::build).await;
+    let url = h.start("connections", portal_connections::build).await;
+    Some((h, ConnectionsServiceClient::new(channel(&url))))
 }
 
 /// The status's code, message and field errors.
