@@ -1,5 +1,7 @@
 //! The points ledger. Every change to a member's points is one entry with a unique reference,
-//! and the balance is the sum of the entries, never a number stored beside them.
+//! and the balance is the sum of the entries, kept as a checkpoint on the member's account row in
+//! the transaction that posts each entry (so a read costs one row, however long the history;
+//! [`audit`] checks the checkpoint against the entries).
 //!
 //! Credits are lots that expire; debits take from the oldest lots first and record what they
 //! took (`loyalty_allocations`), so the points left in the lots always equal the balance. Every
@@ -10,7 +12,7 @@ use crate::error::ProfileError;
 use crate::store;
 use portal_common::db::Db;
 
-pub use store::ledger::{balance, entries, expiring_lots, lock, Entry};
+pub use store::ledger::{all_entries, balance, entries, expiring_lots, lock, Entry};
 pub use store::Tx;
 
 type Result<T> = std::result::Result<T, ProfileError>;
@@ -201,21 +203,40 @@ async fn take_points(tx: &mut Tx<'_>, pid: &str, kind: Kind, d: &Debit<'_>) -> R
         return Ok(p);
     }
     expire_due(tx, pid, d.at).await?;
-    let lots = store::ledger::open_lots(tx, pid, d.at).await?;
-    if lots.iter().map(|(_, n)| n).sum::<i64>() < d.points {
+    // The lots hold at most the balance: the checkpoint refuses at once what they can't cover.
+    if balance(&mut **tx, pid).await? < d.points {
         return Err(ProfileError::NotEnoughPoints);
     }
+    let lots = lots_for(tx, pid, d.at, d.points).await?;
     let id = insert_entry(tx, pid, kind, d.source, d.reason, d.reference, -d.points, d.at, None).await?;
-    let mut left = d.points;
-    for (lot, remaining) in lots {
-        if left == 0 {
-            break;
-        }
-        let n = remaining.min(left);
+    for (lot, n) in lots {
         store::ledger::take(tx, &id, &lot, n).await?;
-        left -= n;
     }
     Ok(Posted { id, created: true })
+}
+
+/// How many lots a debit reads at a time.
+const LOT_BATCH: i64 = 100;
+
+/// What a debit of `points` takes from the member's open lots at `at`, oldest first: (lot,
+/// points). The lots are read a batch at a time until they hold enough, so a debit reads about
+/// as many lots as it takes from; `NotEnoughPoints` when they run out first.
+async fn lots_for(tx: &mut Tx<'_>, pid: &str, at: i64, points: i64) -> Result<Vec<(String, i64)>> {
+    let (mut out, mut left, mut after) = (Vec::new(), points, None);
+    while left > 0 {
+        let batch = store::ledger::open_lots(tx, pid, at, after, LOT_BATCH).await?;
+        let Some(last) = batch.last() else { return Err(ProfileError::NotEnoughPoints) };
+        after = Some((last.issued_at, last.seq));
+        for lot in batch {
+            if left == 0 {
+                break;
+            }
+            let n = lot.remaining.min(left);
+            out.push((lot.id, n));
+            left -= n;
+        }
+    }
+    Ok(out)
 }
 
 /// How a hold ended.
@@ -275,20 +296,31 @@ pub async fn settle(tx: &mut Tx<'_>, pid: &str, reference: &str, how: Settlement
 /// lot, dated when the lot expired, referenced `expire:<lot>`. The caller holds the lock.
 /// Running it again finds nothing left to expire.
 async fn expire_due(tx: &mut Tx<'_>, pid: &str, now: i64) -> Result<(i64, i64)> {
-    let due = store::ledger::due_lots(tx, pid, now).await?;
     let (mut entries, mut points) = (0, 0);
-    for (lot, remaining, expired_at) in due {
-        let id = insert_entry(tx, pid, Kind::Expire, Source::Expiry, "", &format!("expire:{lot}"), -remaining, expired_at, None).await?;
-        store::ledger::take(tx, &id, &lot, remaining).await?;
-        entries += 1;
-        points += remaining;
+    loop {
+        // A batch at a time: each lot expired is empty, so the next read starts after it.
+        let due = store::ledger::due_lots(tx, pid, now, EXPIRY_BATCH).await?;
+        if due.is_empty() {
+            return Ok((entries, points));
+        }
+        for (lot, remaining, expired_at) in due {
+            let reference = format!("expire:{lot}");
+            let id = insert_entry(tx, pid, Kind::Expire, Source::Expiry, "", &reference, -remaining, expired_at, None).await?;
+            store::ledger::take(tx, &id, &lot, remaining).await?;
+            entries += 1;
+            points += remaining;
+        }
     }
-    Ok((entries, points))
 }
+
+/// How many lots (or members) the expiry reads at a time: its memory stays this size whatever
+/// the number of members or entries.
+const EXPIRY_BATCH: i64 = 500;
 
 /// Expires the member's due points in a transaction of its own, if any are due (reads call this
 /// first, so what they show never includes points past their date). Returns (entries, points).
 pub async fn expire_member(db: &Db, pid: &str, now: i64) -> Result<(i64, i64)> {
+    // An index probe of the member's open lots by expiry: nothing due is the usual answer.
     if !store::ledger::has_due(db, pid, now).await? {
         return Ok((0, 0));
     }
@@ -299,12 +331,13 @@ pub async fn expire_member(db: &Db, pid: &str, now: i64) -> Result<(i64, i64)> {
     Ok(done)
 }
 
-/// The expiry job: expires every member's due points, a member per transaction. Idempotent: a
-/// second run (or a concurrent one on another instance) finds nothing left to expire.
+/// The expiry job: expires every member's due points, a member per transaction, the members a
+/// batch at a time (bounded memory and a bounded read per batch, whatever the number of members).
+/// Idempotent: a second run (or a concurrent one on another instance) finds nothing left to expire.
 pub async fn expire_all(db: &Db, now: i64) -> Result<(i64, i64)> {
     let (mut entries, mut points) = (0, 0);
     loop {
-        let members = store::ledger::members_with_due(db, now, 200).await?;
+        let members = store::ledger::members_with_due(db, now, EXPIRY_BATCH).await?;
         if members.is_empty() {
             return Ok((entries, points));
         }
@@ -331,15 +364,43 @@ impl From<Entry> for portal_proto::profile::v1::PointsEntry {
     }
 }
 
-/// Checks the ledger's own bookkeeping for a member: the points left in the lots equal the sum of
-/// the entries, and each debit's allocations add up to it. For tests and audits.
+/// Makes the checkpoint of the accounts from before it (migration 0011), a batch of accounts at
+/// a time, each folded under its lock in a transaction of its own: bounded memory, and safe beside
+/// posts (which fold too) and on several instances. Returns how many it folded.
+pub async fn fold_unfolded(db: &Db) -> Result<u64> {
+    let (mut after, mut folded) = (String::new(), 0);
+    loop {
+        let batch = store::ledger::unfolded(db, &after, EXPIRY_BATCH).await?;
+        let Some(last) = batch.last() else { return Ok(folded) };
+        after = last.clone();
+        for pid in &batch {
+            let mut tx = db.begin().await?;
+            lock(&mut tx, pid).await?;
+            store::ledger::fold(&mut tx, pid).await?;
+            tx.commit().await?;
+            folded += 1;
+        }
+    }
+}
+
+/// The member's balance now: what is due expires first (when nothing is, one index probe), then
+/// the checkpoint. Two reads, whatever the length of the member's history.
+pub async fn balance_now(db: &Db, pid: &str, now: i64) -> Result<i64> {
+    expire_member(db, pid, now).await?;
+    balance(&db.pool, pid).await
+}
+
+/// Checks the ledger's own bookkeeping for a member: the checkpoint (balance, number of entries,
+/// last seq) equals what the entries say, the points left in the lots equal the sum of the
+/// entries, each debit's allocations add up to it, and nothing is below zero. For tests and
+/// audits (a full read of the member's ledger). Answers the balance.
 #[cfg(test)]
 pub async fn audit(db: &Db, pid: &str) -> Result<i64> {
-    let sum = balance(&db.pool, pid).await?;
-    let (left, unbalanced) = store::ledger::bookkeeping(db, pid).await?;
-    if sum != left || unbalanced != 0 || sum < 0 {
+    let ([kept, entries, last_seq], [sum, left, n, max_seq, unbalanced]) = store::ledger::checkpoint_and_count(db, pid).await?;
+    if kept != sum || sum != left || entries != n || last_seq != max_seq || unbalanced != 0 || sum < 0 {
         return Err(ProfileError::Db(sqlx::Error::Protocol(format!(
-            "ledger of {pid} does not add up: sum {sum}, left in lots {left}, {unbalanced} debits unallocated"
+            "ledger of {pid} does not add up: checkpoint {kept} over {entries} entries (last seq {last_seq}), \
+             sum {sum} over {n} entries (last seq {max_seq}), left in lots {left}, {unbalanced} debits unallocated"
         ))));
     }
     Ok(sum)

@@ -11,13 +11,13 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use sqlx::Row;
 
-struct TestDb {
-    db: Db,
-    settings: Settings,
+pub(super) struct TestDb {
+    pub(super) db: Db,
+    pub(super) settings: Settings,
     _dir: tempfile::TempDir,
 }
 
-async fn test_db(external: bool) -> Option<TestDb> {
+pub(super) async fn test_db(external: bool) -> Option<TestDb> {
     let dir = tempfile::tempdir().unwrap();
     let mut settings =
         Settings { data_dir: dir.path().to_path_buf(), schema_prefix: portal_common::new_id("t") + "_", ..Settings::default() };
@@ -33,7 +33,7 @@ async fn test_db(external: bool) -> Option<TestDb> {
 }
 
 impl TestDb {
-    async fn member(&self) -> String {
+    pub(super) async fn member(&self) -> String {
         let id = portal_common::new_id("prf_");
         sqlx::query(
             "INSERT INTO profiles (id, tenant, email, first_name, last_name, created_at, updated_at) VALUES ($1, 't', $2, 'A', 'B', 0, 0)",
@@ -45,7 +45,7 @@ impl TestDb {
         .unwrap();
         id
     }
-    async fn drop(self) {
+    pub(super) async fn drop(self) {
         self.db.drop_schema(&self.settings, "profile").await.unwrap();
     }
 }

@@ -36,18 +36,14 @@ fn reward(r: &sqlx::any::AnyRow, now: i64) -> pb::Reward {
     }
 }
 
+/// The member's latest 500 rewards ($1 member, $2 now).
+pub(crate) fn list_sql() -> String {
+    format!("SELECT {REWARD_COLS} FROM rewards WHERE profile_id = $1 AND issued_at <= $2 ORDER BY issued_at DESC, id DESC LIMIT 500")
+}
+
 /// The member's rewards issued up to `now` (one issued for later stays hidden), newest first.
 pub async fn list(db: &Db, pid: &str, now: i64) -> Result<Vec<pb::Reward>> {
-    Ok(sqlx::query(&format!(
-        "SELECT {REWARD_COLS} FROM rewards WHERE profile_id = $1 AND issued_at <= $2 ORDER BY issued_at DESC, id DESC LIMIT 500"
-    ))
-    .bind(pid)
-    .bind(now)
-    .fetch_all(&db.pool)
-    .await?
-    .iter()
-    .map(|r| reward(r, now))
-    .collect())
+    Ok(sqlx::query(&list_sql()).bind(pid).bind(now).fetch_all(&db.pool).await?.iter().map(|r| reward(r, now)).collect())
 }
 
 /// Every reward of the member, also those issued for later, newest first (the data export).

@@ -16,21 +16,31 @@ pub struct TransactionQuery {
     pub include_list_item: bool,
 }
 
+/// How many transactions the member has ($1 member): an index-only count of their orders (a
+/// member's orders are few; the ledger is what grows).
+pub(crate) const TOTAL: &str = "SELECT COUNT(*) AS n FROM transactions WHERE profile_id = $1";
+
+/// A page of the member's transactions ($1 member, $2 per page, $3 offset), by the history index
+/// (profile_id, transacted_at, id). A member's orders are few (the ledger is what grows); a
+/// cursor like the ledger's (`ListPointsAfter`) is the next step if they are not.
+pub(crate) fn page_sql(oldest_first: bool) -> String {
+    let dir = if oldest_first { "ASC" } else { "DESC" };
+    let cols = "id, transacted_at, store, total_cents, currency, receipt_number, store_handle, points";
+    format!("SELECT {cols} FROM transactions WHERE profile_id = $1 ORDER BY transacted_at {dir}, id {dir} LIMIT $2 OFFSET $3")
+}
+
+/// How many transactions the member has.
+async fn total(db: &Db, pid: &str) -> Result<i64> {
+    Ok(sqlx::query(TOTAL).bind(pid).fetch_one(&db.pool).await?.get("n"))
+}
+
 /// One page of the member's transactions, each with its items.
 pub async fn transactions(db: &Db, pid: &str, q: &TransactionQuery) -> Result<pb::ListTransactionsResponse> {
-    let total: i64 =
-        sqlx::query("SELECT COUNT(*) AS n FROM transactions WHERE profile_id = $1").bind(pid).fetch_one(&db.pool).await?.get("n");
+    let total = total(db, pid).await?;
+    let sql = page_sql(q.oldest_first);
     let offset = i64::from(q.page - 1) * i64::from(q.per_page);
-    let order = if q.oldest_first { "transacted_at ASC, id ASC" } else { "transacted_at DESC, id DESC" };
-    let rows = sqlx::query(&format!(
-        "SELECT id, transacted_at, store, total_cents, currency, receipt_number, store_handle, points FROM transactions
-         WHERE profile_id = $1 ORDER BY {order} LIMIT $2 OFFSET $3"
-    ))
-    .bind(pid)
-    .bind(i64::from(q.per_page))
-    .bind(offset)
-    .fetch_all(&db.pool)
-    .await?;
+    let query = sqlx::query(&sql).bind(pid).bind(i64::from(q.per_page)).bind(offset);
+    let rows = query.fetch_all(&db.pool).await?;
     let mut txs: Vec<pb::Transaction> = rows
         .into_iter()
         .map(|r| pb::Transaction {
