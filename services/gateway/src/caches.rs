@@ -12,16 +12,35 @@ pub struct CountriesCache(pub(crate) tokio::sync::RwLock<Option<(i64, Bytes)>>);
 
 /// The tenant config as the gateway uses it, for the refdata service's current text (asked on
 /// each use, so an edit applies at once): typed (the CSP's allow-list, the web app manifest), and
-/// `/api/config`'s body; each made once per version of the text, not per request.
+/// `/api/config`'s body; and the phrasebook the loyalty answers' `translations` come from (see
+/// `portal_tenant::Phrasebook`: the language is chosen in the browser); each made once per version
+/// of the text, not per request.
 #[derive(Default)]
 pub struct TenantCache {
     typed: portal_tenant::Cache,
     public: Mutex<Option<(String, Bytes)>>,
+    phrases: portal_tenant::Derived<portal_tenant::Phrasebook>,
 }
 
 impl TenantCache {
     pub fn typed(&self, json: &str) -> Result<Arc<portal_tenant::Tenant>, portal_tenant::ConfigError> {
         self.typed.get(json)
+    }
+
+    /// The tenant's translations of its content, for the refdata service's current text. When the
+    /// config can't be had the answer still goes out, in the default language (an empty book).
+    pub async fn phrasebook(
+        &self,
+        mut refdata: portal_proto::refdata::v1::refdata_service_client::RefdataServiceClient<portal_common::grpc::Channel>,
+    ) -> Arc<portal_tenant::Phrasebook> {
+        let config = refdata.get_config(portal_proto::refdata::v1::GetConfigRequest {}).await.map(|r| r.into_inner().json);
+        match config.map_err(|e| e.to_string()).and_then(|json| self.typed(&json).map_err(|e| e.to_string())) {
+            Ok(tenant) => self.phrases.get(&tenant, portal_tenant::Phrasebook::new),
+            Err(e) => {
+                tracing::warn!(error = %e, "tenant config unavailable: content in its default language");
+                Arc::default()
+            }
+        }
     }
 
     /// `/api/config`'s body: the text read as `P` (its public shape) and serialised.

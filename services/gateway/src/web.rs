@@ -325,7 +325,7 @@ pub async fn web_manifest(State(s): State<AppState>) -> Response {
     let meta = general.and_then(|g| g.site_meta.as_ref());
     let colours = general.and_then(|g| g.theme.as_ref());
     let text = |v: Option<&str>, default: &str| v.filter(|t| !t.trim().is_empty()).unwrap_or(default).to_string();
-    let name = text(meta.and_then(|m| m.title.as_deref()), "My account");
+    let name = text(meta.and_then(|m| m.title.as_ref()).map(portal_tenant::Text::default_text), "My account");
     let theme = text(colours.and_then(|t| t.primary.as_deref()), "#1f4e79");
     let page = text(general.and_then(|g| g.background.as_ref()).and_then(|b| b.color.as_deref()), "#ffffff");
     let background = text(colours.and_then(|t| t.background.as_deref()), &page);
@@ -338,7 +338,7 @@ pub async fn web_manifest(State(s): State<AppState>) -> Response {
         "id": "/",
         "name": name,
         "short_name": name.chars().take(12).collect::<String>(),
-        "description": text(meta.and_then(|m| m.description.as_deref()), "Manage your profile, transactions and more"),
+        "description": text(meta.and_then(|m| m.description.as_ref()).map(portal_tenant::Text::default_text), "Manage your profile, transactions and more"),
         "start_url": "/home",
         "scope": "/",
         "display": "standalone",

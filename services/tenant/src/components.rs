@@ -245,7 +245,7 @@ impl Default for Tiers {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, utoipa::ToSchema)]
 pub struct TierLevel {
     pub handle: String,
-    pub name: String,
+    pub name: crate::Text,
     /// Points, or cents when measured by spend.
     pub threshold: i64,
 }
@@ -254,11 +254,11 @@ pub struct TierLevel {
 #[serde(rename_all = "camelCase")]
 pub struct CatalogueEntry {
     pub id: String,
-    pub name: String,
+    pub name: crate::Text,
     #[serde(default)]
-    pub description: String,
+    pub description: crate::Text,
     #[serde(default)]
-    pub terms: String,
+    pub terms: crate::Text,
     /// What it costs; over 0.
     pub points: i64,
     /// How long the voucher is valid after redemption; 0: no end.

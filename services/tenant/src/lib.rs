@@ -9,11 +9,13 @@
 //! Fields the services do not read (the front end's own settings) are accepted as they are: the
 //! front end gets the file itself, secrets removed, from the refdata service.
 //!
-//! The modules, by job: `types` and `components` are the file's shape, `validate` parses
+//! The modules, by job: `types` and `components` are the file's shape, `content` its texts in
+//! every language (and where the language is chosen), `validate` parses
 //! and checks it naming the field, `load` reads the file at start-up, `cache` holds the typed
 //! value while a process runs, `schema` derives the JSON Schema.
 mod cache;
 mod components;
+mod content;
 mod load;
 mod schema;
 mod types;
@@ -21,6 +23,7 @@ mod validate;
 
 pub use cache::{Cache, Derived};
 pub use components::*;
+pub use content::{ItemTranslations, Phrasebook, Translations, DEFAULT_LANGUAGE, LANGUAGES};
 pub use load::load;
 pub use schema::schema_json;
 pub use types::*;

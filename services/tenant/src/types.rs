@@ -23,6 +23,10 @@ pub struct Tenant {
     /// Display languages offered, from en, it, es, fr, ar, de, el, th.
     #[serde(default)]
     pub languages: Vec<String>,
+    /// Translations of text that comes from elsewhere (the loyalty platform's offers, gifts and
+    /// bonus names), keyed by the text as it comes (in `en`): `{"Birthday bonus": {"ar": "…"}}`.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub translations: crate::content::Translations,
     /// Secrets for the services only; never leaves the refdata service.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub secrets: Option<BTreeMap<String, Value>>,
@@ -74,10 +78,11 @@ pub struct General {
 #[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SiteMeta {
+    /// The site's name, in the header and the page title ("Rewards · My account").
     #[serde(default)]
-    pub title: Option<String>,
+    pub title: Option<Text>,
     #[serde(default)]
-    pub description: Option<String>,
+    pub description: Option<Text>,
     #[serde(default)]
     pub og_image_url: Option<String>,
     #[serde(default)]
@@ -130,8 +135,9 @@ pub struct Position {
     pub label: Option<String>,
 }
 
-/// A text shown to members: one string, or one per language (`{"en": ..., "it": ...}`).
-#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, utoipa::ToSchema)]
+/// A text shown to members: one string, or one per language (`{"en": ..., "it": ...}`, the
+/// default under `en`; a language left out shows the default). See `content`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, utoipa::ToSchema)]
 #[serde(untagged)]
 #[schema(as = LocalText)]
 pub enum Text {

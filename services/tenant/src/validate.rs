@@ -171,7 +171,7 @@ impl Tenant {
                 return Err(bad(format!("{at}.validDays"), "must not be negative"));
             }
         }
-        Ok(())
+        crate::content::check(self)
     }
 }
 

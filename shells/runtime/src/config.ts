@@ -88,11 +88,20 @@ function applyStyleUrl(styleUrl: unknown): void {
   if (link.href !== href) link.href = href;
 }
 
-/** Page title and description (spec 2 defaults), and the link preview (Open Graph) tags. */
+/** A tenant text's default: the text itself, or its `en` (the shell shows the page's language). */
+function defaultText(value: string | Record<string, string | undefined> | null | undefined): string {
+  return (typeof value === 'string' ? value : value?.en) ?? '';
+}
+
+/**
+ * Page title and description (spec 2 defaults), and the link preview (Open Graph) tags, in the
+ * tenant's default language; the shell then keeps the title as "{page} · {site}" in the page's
+ * language (shells/portal/src/layout/page-title.ts).
+ */
 function applySiteMeta(general: PortalConfig['general']): void {
   const meta = general.siteMeta;
-  const title = meta?.title || DEFAULT_TITLE;
-  const description = meta?.description || DEFAULT_DESCRIPTION;
+  const title = defaultText(meta?.title) || DEFAULT_TITLE;
+  const description = defaultText(meta?.description) || DEFAULT_DESCRIPTION;
   document.title = title;
   setMeta('description', description);
   setMeta('og:title', title, 'property');

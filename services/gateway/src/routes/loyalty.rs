@@ -1,7 +1,9 @@
 //! The member's loyalty: points balance and ledger, points expiring next, tiers and progress,
 //! rewards (issued, the catalogue, redemption); their offers are `offers`. The profile id always
 //! comes from the session token; a redemption needs an `Idempotency-Key` header and happens once
-//! per key.
+//! per key. Each text the tenant writes (a tier's, a reward's, a catalogue item's name, a ledger
+//! entry's reason) comes in its default language with the item's `translations` beside it
+//! (`portal_tenant::Phrasebook`): the browser shows the member's language.
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{IdempotencyKey, Member, Path, Query, REPLAYED};
 use crate::routes::{iso, iso_opt, numeric_id, text_opt};
@@ -12,7 +14,9 @@ use axum::http::{HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use portal_proto::profile::v1 as pb;
+use portal_tenant::Phrasebook;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::{router::OpenApiRouter, routes};
 
@@ -72,6 +76,8 @@ pub struct PointsBody {
     pub source: String,
     /// A detail to show after the source: a store, a reward, a bonus, a note; may be empty.
     pub reason: String,
+    /// `reason` in other languages: language → `reason` → text; a language left out shows `reason`.
+    pub translations: BTreeMap<String, BTreeMap<String, String>>,
     /// The operation that posted it; unique.
     pub reference: String,
     pub issued_at: String,
@@ -79,9 +85,17 @@ pub struct PointsBody {
     pub expires_at: Option<String>,
 }
 
+/// As held (the data export): no translations.
 impl From<pb::PointsEntry> for PointsBody {
     fn from(e: pb::PointsEntry) -> Self {
+        PointsBody::new(e, &Phrasebook::default())
+    }
+}
+
+impl PointsBody {
+    fn new(e: pb::PointsEntry, book: &Phrasebook) -> Self {
         PointsBody {
+            translations: book.fields(&[("reason", e.reason.as_str())]),
             id: e.id,
             points: e.points,
             kind: e.kind,
@@ -119,7 +133,8 @@ pub async fn points(State(s): State<AppState>, m: Member, Query(q): Query<Points
     };
     let req = pb::ListPointsRequest { page: q.page.unwrap_or(1), per_page: q.per_page.unwrap_or(20), newest_first };
     let r = s.clients.loyalty.clone().list_points(m.request(req)).await?.into_inner();
-    let data = r.entries.into_iter().map(Into::into).collect();
+    let book = s.tenant.phrasebook(s.clients.refdata.clone()).await;
+    let data = r.entries.into_iter().map(|e| PointsBody::new(e, &book)).collect();
     Ok(Json(PointsPage { data, meta: crate::routes::PageMeta { page: r.page, per_page: r.per_page, total: r.total } }))
 }
 
@@ -150,6 +165,8 @@ pub async fn expiring(State(s): State<AppState>, m: Member) -> ApiResult<Json<Ex
 pub struct TierBody {
     pub handle: String,
     pub name: String,
+    /// `name` in other languages: language → `name` → text; a language left out shows `name`.
+    pub translations: BTreeMap<String, BTreeMap<String, String>>,
     /// Points, or cents when tiers are measured by spend.
     pub threshold: i64,
     /// The caller's tier.
@@ -161,9 +178,15 @@ pub struct TierList {
     pub data: Vec<TierBody>,
 }
 
-impl From<pb::Tier> for TierBody {
-    fn from(t: pb::Tier) -> Self {
-        TierBody { handle: t.handle, name: t.name, threshold: t.threshold, current: t.current }
+impl TierBody {
+    fn new(t: pb::Tier, book: &Phrasebook) -> Self {
+        TierBody {
+            translations: book.fields(&[("name", t.name.as_str())]),
+            handle: t.handle,
+            name: t.name,
+            threshold: t.threshold,
+            current: t.current,
+        }
     }
 }
 
@@ -172,13 +195,16 @@ impl From<pb::Tier> for TierBody {
     responses((status = 200, body = TierList), (status = 401, body = crate::error::ErrorBody)))]
 pub async fn tiers(State(s): State<AppState>, m: Member) -> ApiResult<Json<TierList>> {
     let r = s.clients.loyalty.clone().list_tiers(m.request(pb::ListTiersRequest {})).await?.into_inner();
-    Ok(Json(TierList { data: r.tiers.into_iter().map(Into::into).collect() }))
+    let book = s.tenant.phrasebook(s.clients.refdata.clone()).await;
+    Ok(Json(TierList { data: r.tiers.into_iter().map(|t| TierBody::new(t, &book)).collect() }))
 }
 
 #[derive(Serialize, ToSchema)]
 pub struct TierRef {
     pub handle: String,
     pub name: String,
+    /// `name` in other languages: language → `name` → text; a language left out shows `name`.
+    pub translations: BTreeMap<String, BTreeMap<String, String>>,
     pub threshold: i64,
 }
 
@@ -205,8 +231,8 @@ pub struct TierProgressResponse {
     pub data: TierProgressBody,
 }
 
-fn tier_ref(t: pb::Tier) -> TierRef {
-    TierRef { handle: t.handle, name: t.name, threshold: t.threshold }
+fn tier_ref(t: pb::Tier, book: &Phrasebook) -> TierRef {
+    TierRef { translations: book.fields(&[("name", t.name.as_str())]), handle: t.handle, name: t.name, threshold: t.threshold }
 }
 
 /// The caller's tier, what the next one needs, and until when the current one is kept.
@@ -215,13 +241,14 @@ fn tier_ref(t: pb::Tier) -> TierRef {
         (status = 404, description = "The programme has no tiers", body = crate::error::ErrorBody)))]
 pub async fn tier_progress(State(s): State<AppState>, m: Member) -> ApiResult<Json<TierProgressResponse>> {
     let r = s.clients.loyalty.clone().get_tier_progress(m.request(pb::GetTierProgressRequest {})).await?.into_inner();
+    let book = s.tenant.phrasebook(s.clients.refdata.clone()).await;
     Ok(Json(TierProgressResponse {
         data: TierProgressBody {
             measure: r.measure,
             window_days: r.window_days,
             qualifying: r.qualifying,
-            current: tier_ref(r.current.unwrap_or_default()),
-            next: r.next.map(tier_ref),
+            current: tier_ref(r.current.unwrap_or_default(), &book),
+            next: r.next.map(|t| tier_ref(t, &book)),
             needed: r.needed,
             progress_percent: r.progress_percent,
             kept_until: iso_opt(r.kept_until),
@@ -236,6 +263,9 @@ pub struct RewardBody {
     pub name: String,
     pub description: String,
     pub terms: String,
+    /// `name`, `description` and `terms` in other languages: language → field → text; a language
+    /// or field left out shows the default above.
+    pub translations: BTreeMap<String, BTreeMap<String, String>>,
     /// Points paid for it (0 for a gift).
     pub points_cost: i64,
     /// `gift` or `redemption`.
@@ -252,9 +282,17 @@ pub struct RewardBody {
     pub used_at: Option<String>,
 }
 
+/// As held (the data export): no translations.
 impl From<pb::Reward> for RewardBody {
     fn from(w: pb::Reward) -> Self {
+        RewardBody::new(w, &Phrasebook::default())
+    }
+}
+
+impl RewardBody {
+    fn new(w: pb::Reward, book: &Phrasebook) -> Self {
         RewardBody {
+            translations: book.fields(&[("name", w.name.as_str()), ("description", w.description.as_str()), ("terms", w.terms.as_str())]),
             id: w.id,
             name: w.name,
             description: w.description,
@@ -294,7 +332,8 @@ pub struct RewardsQuery {
     responses((status = 200, body = RewardList), (status = 401, body = crate::error::ErrorBody)))]
 pub async fn rewards(State(s): State<AppState>, m: Member, Query(_q): Query<RewardsQuery>) -> ApiResult<Json<RewardList>> {
     let r = s.clients.loyalty.clone().list_rewards(m.request(pb::ListRewardsRequest {})).await?.into_inner();
-    Ok(Json(RewardList { data: r.rewards.into_iter().map(Into::into).collect() }))
+    let book = s.tenant.phrasebook(s.clients.refdata.clone()).await;
+    Ok(Json(RewardList { data: r.rewards.into_iter().map(|w| RewardBody::new(w, &book)).collect() }))
 }
 
 /// One of the caller's rewards.
@@ -305,7 +344,8 @@ pub async fn rewards(State(s): State<AppState>, m: Member, Query(_q): Query<Rewa
 pub async fn reward(State(s): State<AppState>, m: Member, Path(id): Path<String>) -> ApiResult<Json<RewardResponse>> {
     let id = numeric_id(&id, "We couldn't find that reward")?;
     let r = s.clients.loyalty.clone().get_reward(m.request(pb::GetRewardRequest { id })).await?.into_inner();
-    Ok(Json(RewardResponse { data: r.into() }))
+    let book = s.tenant.phrasebook(s.clients.refdata.clone()).await;
+    Ok(Json(RewardResponse { data: RewardBody::new(r, &book) }))
 }
 
 #[derive(Serialize, ToSchema)]
@@ -314,6 +354,9 @@ pub struct CatalogueItemBody {
     pub name: String,
     pub description: String,
     pub terms: String,
+    /// `name`, `description` and `terms` in other languages: language → field → text; a language
+    /// or field left out shows the default above.
+    pub translations: BTreeMap<String, BTreeMap<String, String>>,
     pub points: i64,
     /// How long the voucher is valid after redemption; 0: no end.
     pub valid_days: i64,
@@ -333,10 +376,12 @@ pub struct Catalogue {
     responses((status = 200, body = Catalogue), (status = 401, body = crate::error::ErrorBody)))]
 pub async fn catalogue(State(s): State<AppState>, m: Member) -> ApiResult<Json<Catalogue>> {
     let r = s.clients.loyalty.clone().list_catalogue(m.request(pb::ListCatalogueRequest {})).await?.into_inner();
+    let book = s.tenant.phrasebook(s.clients.refdata.clone()).await;
     let data = r
         .items
         .into_iter()
         .map(|c| CatalogueItemBody {
+            translations: book.fields(&[("name", c.name.as_str()), ("description", c.description.as_str()), ("terms", c.terms.as_str())]),
             id: c.id,
             name: c.name,
             description: c.description,
@@ -394,7 +439,9 @@ pub async fn redeem(
     let req = pb::RedeemRequest { catalogue_id: b.catalogue_id, idempotency_key: key };
     let r = s.clients.loyalty.clone().redeem(m.request(req)).await?.into_inner();
     let replayed = r.replayed;
-    let data = RedemptionBody { reward: r.reward.unwrap_or_default().into(), points_spent: r.points_spent, balance: r.balance };
+    let book = s.tenant.phrasebook(s.clients.refdata.clone()).await;
+    let data =
+        RedemptionBody { reward: RewardBody::new(r.reward.unwrap_or_default(), &book), points_spent: r.points_spent, balance: r.balance };
     let mut res = (StatusCode::CREATED, Json(RedemptionResponse { data })).into_response();
     if replayed {
         res.headers_mut().insert(REPLAYED.clone(), HeaderValue::from_static("true"));

@@ -1,6 +1,7 @@
 //! The member's offers (benefits): their current ones, activating one, and the tenant's offer
 //! definitions with the portal text overrides the spec allows. The profile id always comes from
-//! the session token.
+//! the session token. An offer's texts come in the default language with its `translations`
+//! beside them (`portal_tenant::Phrasebook`): the browser shows the member's language.
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{Member, Path};
 use crate::routes::{iso, iso_opt, numeric_id, text_opt};
@@ -9,7 +10,9 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
 use portal_proto::profile::v1 as pb;
+use portal_tenant::Phrasebook;
 use serde::Serialize;
+use std::collections::BTreeMap;
 use utoipa::ToSchema;
 use utoipa_axum::{router::OpenApiRouter, routes};
 
@@ -26,6 +29,9 @@ pub struct BenefitBody {
     pub description: String,
     pub banner_desktop: Option<String>,
     pub banner_mobile: Option<String>,
+    /// `name`, `description`, `banner_desktop` and `banner_mobile` in other languages: language →
+    /// field → text; a language or field left out shows the default above.
+    pub translations: BTreeMap<String, BTreeMap<String, String>>,
     pub ends_at: String,
     /// The member activates it to use it.
     pub is_claimable: bool,
@@ -33,9 +39,23 @@ pub struct BenefitBody {
     pub activated_at: Option<String>,
 }
 
+/// As held (the data export): no translations.
 impl From<pb::Benefit> for BenefitBody {
     fn from(b: pb::Benefit) -> Self {
+        BenefitBody::new(b, &Phrasebook::default())
+    }
+}
+
+impl BenefitBody {
+    fn new(b: pb::Benefit, book: &Phrasebook) -> Self {
+        let fields = [
+            ("name", &b.name),
+            ("description", &b.description),
+            ("banner_desktop", &b.banner_desktop),
+            ("banner_mobile", &b.banner_mobile),
+        ];
         BenefitBody {
+            translations: book.fields(&fields.map(|(f, t)| (f, t.as_str()))),
             id: b.id,
             definition_id: Some(b.definition_id).filter(|d| *d != 0),
             name: b.name,
@@ -66,7 +86,8 @@ pub struct BenefitResponse {
     responses((status = 200, body = BenefitList), (status = 401, body = crate::error::ErrorBody)))]
 pub async fn benefits(State(s): State<AppState>, m: Member) -> ApiResult<Json<BenefitList>> {
     let r = s.clients.loyalty.clone().list_benefits(m.request(pb::ListBenefitsRequest {})).await?.into_inner();
-    Ok(Json(BenefitList { data: r.benefits.into_iter().map(Into::into).collect() }))
+    let book = s.tenant.phrasebook(s.clients.refdata.clone()).await;
+    Ok(Json(BenefitList { data: r.benefits.into_iter().map(|b| BenefitBody::new(b, &book)).collect() }))
 }
 
 /// Activates one of the caller's claimable offers. Activating again changes nothing and answers
@@ -79,7 +100,8 @@ pub async fn benefits(State(s): State<AppState>, m: Member) -> ApiResult<Json<Be
 pub async fn activate_benefit(State(s): State<AppState>, m: Member, Path(id): Path<String>) -> ApiResult<Json<BenefitResponse>> {
     let id = numeric_id(&id, "We couldn't find that offer")?;
     let r = s.clients.loyalty.clone().activate_benefit(m.request(pb::ActivateBenefitRequest { id })).await?.into_inner();
-    Ok(Json(BenefitResponse { data: r.into() }))
+    let book = s.tenant.phrasebook(s.clients.refdata.clone()).await;
+    Ok(Json(BenefitResponse { data: BenefitBody::new(r, &book) }))
 }
 
 #[derive(Serialize, ToSchema)]

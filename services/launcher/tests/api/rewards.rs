@@ -1,13 +1,15 @@
 //! Issue 9: the loyalty routes against the real services. Each collection is the caller's own;
 //! redemption happens once per Idempotency-Key, also when 50 race against points for 3; points
 //! expire (oldest first) in an idempotent job; offers' text overrides follow the spec's rule in
-//! all eight cases, and activating twice activates once. Redeeming is in `rewards/redemption.rs`.
+//! all eight cases, and activating twice activates once. Redeeming is in `rewards/redemption.rs`,
+//! the content's translations in `rewards/translations.rs`.
 use crate::helpers::{assert_error_shape, Reply, TestApp};
 use portal_proto::profile::v1 as pb;
 use serde_json::{json, Value};
 use sqlx::Row;
 
 mod redemption;
+mod translations;
 
 crate::both!(
     collections_are_the_callers_own,
@@ -99,7 +101,12 @@ async fn collections_are_the_callers_own(app: &TestApp) {
     let current: Vec<&str> =
         tiers["data"].as_array().unwrap().iter().filter(|t| t["current"] == true).map(|t| t["handle"].as_str().unwrap()).collect();
     assert_eq!(current, ["gold"]);
-    assert_eq!(tiers["data"][0], json!({"handle": "silver", "name": "Silver", "threshold": 0, "current": false}));
+    let silver = &tiers["data"][0];
+    assert_eq!(
+        (&silver["handle"], &silver["name"], &silver["threshold"], &silver["current"]),
+        (&json!("silver"), &json!("Silver"), &json!(0), &json!(false))
+    );
+    assert_eq!(silver["translations"]["it"]["name"], "Argento", "the tier's names in the other languages (rewards/translations.rs)");
     let p = app.get("/api/profile/tiers/progress", Some(&a)).await.body["data"].clone();
     assert_eq!(
         (p["measure"].as_str(), p["qualifying"].as_i64(), p["needed"].as_i64(), p["progress_percent"].as_i64()),

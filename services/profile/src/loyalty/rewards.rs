@@ -51,9 +51,9 @@ pub fn catalogue(rules: &LoyaltyRules, balance: i64) -> Vec<pb::CatalogueItem> {
         .iter()
         .map(|c| pb::CatalogueItem {
             id: c.id.clone(),
-            name: c.name.clone(),
-            description: c.description.clone(),
-            terms: c.terms.clone(),
+            name: c.name.default_text().to_owned(),
+            description: c.description.default_text().to_owned(),
+            terms: c.terms.default_text().to_owned(),
             points: c.points,
             valid_days: c.valid_days,
             affordable: balance >= c.points,
@@ -98,8 +98,13 @@ pub async fn redeem(db: &Db, pid: &str, key: &str, catalogue_id: &str, rules: &L
         return Err(ProfileError::field("catalogue_id", UNKNOWN_ITEM));
     };
     let reward_id = new_reward_id();
-    let debit =
-        Debit { source: Source::Redemption, reason: &item.name, reference: &format!("redeem:{reward_id}"), points: item.points, at: now };
+    let debit = Debit {
+        source: Source::Redemption,
+        reason: item.name.default_text(),
+        reference: &format!("redeem:{reward_id}"),
+        points: item.points,
+        at: now,
+    };
     match ledger::debit(&mut tx, pid, &debit).await {
         Ok(_) => {}
         Err(ProfileError::NotEnoughPoints) => {
@@ -132,9 +137,9 @@ async fn issue(tx: &mut ledger::Tx<'_>, pid: &str, id: i64, item: &CatalogueEntr
     let expires_at = if item.valid_days > 0 { now + item.valid_days * DAY } else { 0 };
     let voucher = store::rewards::Voucher {
         id,
-        name: &item.name,
-        description: &item.description,
-        terms: &item.terms,
+        name: item.name.default_text(),
+        description: item.description.default_text(),
+        terms: item.terms.default_text(),
         points: item.points,
         expires_at,
         catalogue_id: &item.id,

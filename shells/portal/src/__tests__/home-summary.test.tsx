@@ -214,4 +214,35 @@ describe("Home's points summary", () => {
     expect(within(region).getByRole('link', { name: 'مكافأتان جاهزتان للاستخدام' })).toHaveAttribute('href', '/rewards');
     s.restore();
   });
+
+  it('names the tier and the vouchers in the page’s language, the default where there is none (issue 24)', async () => {
+    const ar = (name: string) => ({ ar: { name } });
+    const translated = {
+      ...FULL,
+      'GET /api/profile/tiers/progress': {
+        body: {
+          data: {
+            ...progress({ handle: 'gold', name: 'Gold', threshold: 2000 }, 550, 45).data,
+            current: { handle: 'silver', name: 'Silver', threshold: 1000, translations: ar('فضي') },
+            next: { handle: 'gold', name: 'Gold', threshold: 2000, translations: ar('ذهبي') },
+          },
+        },
+      },
+      'GET /api/profile/rewards': {
+        body: { data: [{ ...reward(101, '$10 voucher'), translations: ar('قسيمة بقيمة 10 $') }, reward(102, 'Free coffee')] },
+      },
+    };
+    const s = stub(translated);
+    renderAt('/home');
+    act(() => {
+      setLanguage('ar');
+    });
+    const region = await summaryWith('12,450', 'نقاطك');
+    expect(within(region).getByText(/فضي/)).toBeInTheDocument();
+    expect(within(region).getByRole('link', { name: 'قسيمة بقيمة 10 $' })).toBeInTheDocument();
+    // No Arabic for this one: its default.
+    expect(within(region).getByRole('link', { name: 'Free coffee' })).toBeInTheDocument();
+    expect(within(region).queryByText(/Silver/)).toBeNull();
+    s.restore();
+  });
 });

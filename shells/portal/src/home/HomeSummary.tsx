@@ -13,6 +13,7 @@ import { createMfeStrings } from '@portal/kit/mfe-strings';
 import { formatNumber } from '@portal/kit/format';
 import { formatCalendarDate, formatDate, useTimeZone } from '@portal/kit/dates';
 import { formatCents } from '@portal/runtime/currency';
+import { contentText } from '@portal/kit/content';
 import { HOME_NS, homeCatalogs } from './i18n/catalogs';
 import { SummarySkeleton } from './Skeleton';
 import { keep, loadSummary, readKept, type HomeSummary, type KeptSummary } from './summary-data';
@@ -47,7 +48,9 @@ function useSummary(): State & { retry: () => void } {
 function Tier({ tier }: { tier: NonNullable<HomeSummary['tier']> }) {
   const { t, i18n } = useTranslation(HOME_NS);
   const lang = i18n.language;
-  const next = tier.next;
+  // The tenant's names in the page's language (a summary kept before had none: the default).
+  const name = contentText({ name: tier.name, translations: tier.names }, 'name', lang);
+  const next = tier.next && contentText({ name: tier.next, translations: tier.nextNames }, 'name', lang);
   const spend = tier.measure === 'spend';
   const needed = spend ? formatCents(tier.needed) : formatNumber(tier.needed, lang);
   const toNextKey = spend ? 'toNextSpend' : 'toNextPoints';
@@ -58,13 +61,13 @@ function Tier({ tier }: { tier: NonNullable<HomeSummary['tier']> }) {
     <div className="home-summary__tier">
       <p className="home-summary__row">
         <strong>
-          <BdiTrans k="tier" values={{ tier: tier.name }} />
+          <BdiTrans k="tier" values={{ tier: name }} />
         </strong>
       </p>
       <div
         className="home-summary__bar"
         role="progressbar"
-        aria-label={next ? t('progressLabel', { tier: next }) : t('tier', { tier: tier.name })}
+        aria-label={next ? t('progressLabel', { tier: next }) : t('tier', { tier: name })}
         aria-valuemin={0}
         aria-valuemax={100}
         aria-valuenow={percent}
@@ -109,7 +112,7 @@ function Parts({ summary }: { summary: HomeSummary }) {
         {rewards?.shown.length ? (
           rewards.shown.map((r) => (
             <Link key={r.id} className="home-summary__voucher" href={`/rewards/item/${r.id}`}>
-              <bdi>{r.name}</bdi>
+              <bdi>{contentText(r, 'name', lang)}</bdi>
             </Link>
           ))
         ) : (

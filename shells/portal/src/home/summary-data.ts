@@ -13,17 +13,27 @@ import {
   type TierProgressResponse,
 } from '@portal/runtime';
 import { readMemberRecord, rememberBalance } from '@portal/kit/member-record';
+import type { Translations } from '@portal/kit/content';
 
 /** At most this many vouchers are named on Home; the rest are behind "See all". */
 export const VOUCHERS_SHOWN = 3;
 
 export interface HomeSummary {
   points: number | null;
-  tier: { name: string; next: string | null; needed: number; percent: number; measure: string } | null;
+  /** The tier names in the default language, with their translations (`names`, `nextNames`). */
+  tier: {
+    name: string;
+    next: string | null;
+    needed: number;
+    percent: number;
+    measure: string;
+    names?: Translations;
+    nextNames?: Translations;
+  } | null;
   /** The next points to expire, or null when none are due (undefined: not known). */
   expiring: { points: number; date: string } | null | undefined;
   /** Ready-to-use vouchers (all of them counted, the first few named). */
-  rewards: { count: number; shown: { id: number; name: string }[] } | undefined;
+  rewards: { count: number; shown: { id: number; name: string; translations?: Translations }[] } | undefined;
   /** Offers not yet activated or used. */
   offers: number | undefined;
 }
@@ -57,13 +67,18 @@ export function summarise(
       ? {
           name: p.current.name,
           next: p.next?.name ?? null,
+          names: p.current.translations,
+          nextNames: p.next?.translations,
           needed: p.needed,
           percent: Math.max(0, Math.min(100, p.progress_percent)),
           measure: p.measure,
         }
       : null,
     expiring: expiring ? (next ? { points: next.points, date: next.date } : null) : undefined,
-    rewards: ready && { count: ready.length, shown: ready.slice(0, VOUCHERS_SHOWN).map((r) => ({ id: r.id, name: r.name })) },
+    rewards: ready && {
+      count: ready.length,
+      shown: ready.slice(0, VOUCHERS_SHOWN).map((r) => ({ id: r.id, name: r.name, translations: r.translations })),
+    },
     offers: offers ? newOffers(offers) : undefined,
   };
 }

@@ -1364,6 +1364,15 @@ export interface components {
             is_claimable: boolean;
             /** @description The definition's `title` override where the rule applies, else the offer's own name. */
             name: string;
+            /**
+             * @description `name`, `description`, `banner_desktop` and `banner_mobile` in other languages: language →
+             *     field → text; a language or field left out shows the default above.
+             */
+            translations: {
+                [key: string]: {
+                    [key: string]: string;
+                };
+            };
         };
         BenefitDefinitionBody: {
             description: string;
@@ -1389,15 +1398,15 @@ export interface components {
             data: components["schemas"]["CatalogueItemBody"][];
         };
         CatalogueEntry: {
-            description?: string;
+            description?: components["schemas"]["LocalText"];
             id: string;
-            name: string;
+            name: components["schemas"]["LocalText"];
             /**
              * Format: int64
              * @description What it costs; over 0.
              */
             points: number;
-            terms?: string;
+            terms?: components["schemas"]["LocalText"];
             /**
              * Format: int64
              * @description How long the voucher is valid after redemption; 0: no end.
@@ -1418,6 +1427,15 @@ export interface components {
              */
             points_needed: number;
             terms: string;
+            /**
+             * @description `name`, `description` and `terms` in other languages: language → field → text; a language
+             *     or field left out shows the default above.
+             */
+            translations: {
+                [key: string]: {
+                    [key: string]: string;
+                };
+            };
             /**
              * Format: int64
              * @description How long the voucher is valid after redemption; 0: no end.
@@ -1939,7 +1957,10 @@ export interface components {
         Lists: {
             data: components["schemas"]["ListBody"][];
         };
-        /** @description A text shown to members: one string, or one per language (`{"en": ..., "it": ...}`). */
+        /**
+         * @description A text shown to members: one string, or one per language (`{"en": ..., "it": ...}`, the
+         *     default under `en`; a language left out shows the default). See `content`.
+         */
         LocalText: string | {
             [key: string]: string;
         };
@@ -2092,6 +2113,12 @@ export interface components {
             reference: string;
             /** @description `purchase`, `claim`, `bonus`, `redemption`, `conversion`, `expiry`, `staff` or `import`. */
             source: string;
+            /** @description `reason` in other languages: language → `reason` → text; a language left out shows `reason`. */
+            translations: {
+                [key: string]: {
+                    [key: string]: string;
+                };
+            };
         };
         PointsPage: {
             data: components["schemas"]["PointsBody"][];
@@ -2315,6 +2342,15 @@ export interface components {
             /** @description `available`, `used` or `expired`. */
             status: string;
             terms: string;
+            /**
+             * @description `name`, `description` and `terms` in other languages: language → field → text; a language
+             *     or field left out shows the default above.
+             */
+            translations: {
+                [key: string]: {
+                    [key: string]: string;
+                };
+            };
             used_at?: string | null;
         };
         RewardList: {
@@ -2421,9 +2457,9 @@ export interface components {
             urlPath?: string | null;
         };
         SiteMeta: {
-            description?: string | null;
+            description?: null | components["schemas"]["LocalText"];
             ogImageUrl?: string | null;
-            title?: string | null;
+            title?: null | components["schemas"]["LocalText"];
             url?: string | null;
         };
         SizeChart: {
@@ -2474,10 +2510,16 @@ export interface components {
              * @description Points, or cents when tiers are measured by spend.
              */
             threshold: number;
+            /** @description `name` in other languages: language → `name` → text; a language left out shows `name`. */
+            translations: {
+                [key: string]: {
+                    [key: string]: string;
+                };
+            };
         };
         TierLevel: {
             handle: string;
-            name: string;
+            name: components["schemas"]["LocalText"];
             /**
              * Format: int64
              * @description Points, or cents when measured by spend.
@@ -2522,6 +2564,12 @@ export interface components {
             name: string;
             /** Format: int64 */
             threshold: number;
+            /** @description `name` in other languages: language → `name` → text; a language left out shows `name`. */
+            translations: {
+                [key: string]: {
+                    [key: string]: string;
+                };
+            };
         };
         TransactionBody: {
             currency: string;
