@@ -6,6 +6,7 @@
 mod demo;
 pub mod ledger;
 mod offers;
+mod page;
 mod rewards;
 pub mod rules;
 mod tiers;
@@ -84,6 +85,13 @@ impl Loyalty {
     /// The effects are safe to repeat anyway (an expiry is posted once per lot, under its member's
     /// lock), so the lease saves the work, not the points.
     async fn jobs(self) {
+        // The indexes the flat reads want, built online beside serving (slower reads until then).
+        let db = self.db.clone();
+        tokio::spawn(async move {
+            if let Err(e) = db.build_online_indexes(crate::store::ledger::ONLINE_INDEXES, &[]).await {
+                tracing::warn!(error = %e, "the ledger's indexes could not be built; tried again at the next start");
+            }
+        });
         let mut lease = Lease::new(&self.db, POINTS_EXPIRY_LEASE, Duration::from_secs(180));
         let mut every: u64 = 60;
         loop {
@@ -111,6 +119,10 @@ impl Loyalty {
     }
 
     async fn run_jobs(&self, now: i64) -> Result<(Arc<LoyaltyRules>, i64, i64), Status> {
+        let folded = ledger::fold_unfolded(&self.db).await?;
+        if folded > 0 {
+            tracing::info!(folded, "balance checkpoints made for accounts from before them");
+        }
         let (entries, points) = ledger::expire_all(&self.db, now).await?;
         let rules = self.rules().await?;
         if !rules.tiers.levels.is_empty() {
@@ -137,10 +149,32 @@ impl Loyalty {
         Ok(Some(st))
     }
 
+    /// A page of the member's ledger (due points expired first), by number or after a cursor,
+    /// with the cursor of the page after it.
+    async fn points_page(
+        &self,
+        pid: &str,
+        page: u32,
+        per_page: u32,
+        newest_first: bool,
+        cursor: Option<page::Cursor>,
+    ) -> Result<pb::ListPointsResponse, ProfileError> {
+        let per_page = if per_page == 0 { 20 } else { per_page.min(100) };
+        let after = match cursor {
+            Some(c) => Some((c.at, c.key.parse().map_err(|_| ProfileError::field("cursor", page::NOT_OURS))?)),
+            None => None,
+        };
+        ledger::expire_member(&self.db, pid, now()).await?;
+        let (list, total) = ledger::entries(&self.db, pid, page, per_page, newest_first, after).await?;
+        let last = list.last().map(|e| (e.issued_at, e.seq.to_string()));
+        let next_cursor = page::Cursor::next(page, per_page, list.len(), total, newest_first, last);
+        let entries = list.into_iter().map(pb::PointsEntry::from).collect();
+        Ok(pb::ListPointsResponse { entries, page, per_page, total, next_cursor })
+    }
+
     /// The member's points after any that are due have expired.
     async fn balance(&self, pid: &str, now: i64) -> Result<i64, ProfileError> {
-        ledger::expire_member(&self.db, pid, now).await?;
-        ledger::balance(&self.db.pool, pid).await
+        ledger::balance_now(&self.db, pid, now).await
     }
 }
 
@@ -179,11 +213,15 @@ impl LoyaltyService for Loyalty {
     async fn list_points(&self, req: Request<pb::ListPointsRequest>) -> Result<Response<pb::ListPointsResponse>, Status> {
         let c = caller(&req)?;
         let r = req.into_inner();
-        let (page, per_page) = (r.page.max(1), if r.per_page == 0 { 20 } else { r.per_page.min(100) });
-        ledger::expire_member(&self.db, &c.profile_id, now()).await?;
-        let (list, total) = ledger::entries(&self.db, &c.profile_id, page, per_page, r.newest_first).await?;
-        let entries = list.into_iter().map(pb::PointsEntry::from).collect();
-        Ok(Response::new(pb::ListPointsResponse { entries, page, per_page, total }))
+        Ok(Response::new(self.points_page(&c.profile_id, r.page.max(1), r.per_page, r.newest_first, None).await?))
+    }
+
+    #[tracing::instrument(skip_all)]
+    async fn list_points_after(&self, req: Request<pb::ListPointsAfterRequest>) -> Result<Response<pb::ListPointsResponse>, Status> {
+        let c = caller(&req)?;
+        let r = req.into_inner();
+        let cursor = page::Cursor::parse(&r.cursor, r.newest_first)?.ok_or(ProfileError::field("cursor", page::NOT_OURS))?;
+        Ok(Response::new(self.points_page(&c.profile_id, cursor.page, r.per_page, r.newest_first, Some(cursor)).await?))
     }
 
     #[tracing::instrument(skip_all)]
@@ -351,10 +389,12 @@ pub(crate) async fn export(
     pid: &str,
     now: i64,
 ) -> Result<(Vec<pb::PointsEntry>, Vec<pb::Reward>, Vec<pb::Benefit>), ProfileError> {
-    let (entries, _) = ledger::entries(db, pid, 1, u32::MAX, false).await?;
+    let entries = ledger::all_entries(db, pid, 1000).await?;
     let ledger = entries.into_iter().map(pb::PointsEntry::from).collect();
     Ok((ledger, crate::store::rewards::all(db, pid, now).await?, offers::all(db, pid).await?))
 }
 
+#[cfg(test)]
+mod scale_tests;
 #[cfg(test)]
 mod tests;
