@@ -53,11 +53,12 @@ pub struct Settings {
     /// on one machine: the embedded launcher's default, a private directory per run).
     pub grpc_socket_dir: Option<PathBuf>,
     /// How the embedded launcher's services, all in one process, reach each other:
-    /// `memory` (in-memory pipes), `unix` (Unix sockets in a private directory) or `tcp`
-    /// (loopback ports). Every one of them is gRPC over HTTP/2.
+    /// `memory` (direct calls: the tonic client calls the tonic server as a function, protobuf
+    /// without HTTP/2), `unix` (gRPC over Unix sockets in a private directory) or `tcp` (gRPC
+    /// over loopback ports).
     pub embedded_transport: EmbeddedTransport,
-    /// Set by the embedded launcher: its services serve each other over in-memory pipes under
-    /// this name.
+    /// Set by the embedded launcher: its services call each other directly under this name
+    /// (`portal_common::grpc::local`).
     #[serde(skip)]
     pub grpc_in_process: Option<String>,
     /// Port of the process's Prometheus `/metrics` listener (`PORTAL_METRICS_PORT`); none when

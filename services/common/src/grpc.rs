@@ -1,6 +1,7 @@
 //! Serving and calling tonic services the same way everywhere. A service serves on a listener
 //! the caller bound (TCP, port 0 in tests, or a Unix socket), with the standard gRPC health
-//! service; a caller reaches it through [`Channel`].
+//! service; a caller reaches it through [`Channel`]. Services in one process (the embedded
+//! launcher) call each other directly, without HTTP/2 ([`local`]).
 //!
 //! Every call carries two things across the hop, in gRPC metadata: the caller's deadline
 //! (`grpc-timeout`, shortened to what is left of the deadline the caller itself was given, so a
@@ -21,6 +22,7 @@ use tracing::Instrument;
 use tracing_opentelemetry::OpenTelemetrySpanExt;
 
 pub mod balance;
+pub mod local;
 mod startup;
 pub use startup::{run_process, run_standalone, shutdown_signal, Running};
 
@@ -36,8 +38,8 @@ pub enum Listener {
     Tcp(TcpListener, SocketAddr),
     /// A Unix domain socket at this path (removed when the service stops).
     Unix(tokio::net::UnixListener, PathBuf),
-    /// In-memory pipes from callers in the same process, under this name.
-    InProcess(String, tokio::sync::mpsc::UnboundedReceiver<tokio::io::DuplexStream>),
+    /// Called directly by callers in the same process (see [`local`]), under this name.
+    InProcess(local::Registration),
 }
 
 impl Listener {
@@ -46,7 +48,7 @@ impl Listener {
         match self {
             Listener::Tcp(_, a) => format!("http://{a}"),
             Listener::Unix(_, p) => format!("unix:{}", p.display()),
-            Listener::InProcess(name, _) => format!("{IN_PROCESS}{name}"),
+            Listener::InProcess(r) => format!("{IN_PROCESS}{}", r.name()),
         }
     }
 }
@@ -83,11 +85,11 @@ where
             let _ = std::fs::remove_file(&path);
             served?;
         }
-        Listener::InProcess(name, pipes) => {
-            let incoming = tokio_stream::wrappers::UnboundedReceiverStream::new(pipes).map(Ok::<_, std::io::Error>);
-            let served = server.add_routes(routes).serve_with_incoming_shutdown(incoming, shutdown).await;
-            in_process::close(&name);
-            served?;
+        Listener::InProcess(registration) => {
+            // Registered with these routes when bound: callable until shutdown.
+            drop(routes);
+            shutdown.await;
+            drop(registration);
         }
     }
     Ok(())
@@ -97,11 +99,17 @@ where
 /// (`grpc-timeout`), which the called service sees and passes on to the services it calls.
 pub const CALL_DEADLINE: Duration = Duration::from_secs(10);
 
-/// A lazily connecting channel to a service URL: `http://host:port`, `unix:/path`, `inproc:name`
-/// (one endpoint), or balanced over replicas: `dns:///name:port` (every address of the name,
+/// The URL scheme of a service in the same process: `inproc:<name>`.
+pub const IN_PROCESS: &str = "inproc:";
+
+/// A lazily connecting channel to a service URL: `http://host:port`, `unix:/path` (one
+/// endpoint), `inproc:name` (a service in this process, called directly), or balanced over replicas: `dns:///name:port` (every address of the name,
 /// followed as it changes) or `http://a:1,http://b:2` (see [`balance`]). It reconnects on its
 /// own when the service comes back; no call on it waits longer than [`CALL_DEADLINE`].
 pub fn channel(url: &str) -> anyhow::Result<Channel> {
+    if let Some(name) = url.strip_prefix(IN_PROCESS) {
+        return Ok(Channel { inner: Inner::Local(name.into()) });
+    }
     if let Some(target) = balance::Target::parse(url)? {
         return Ok(Channel { inner: Inner::Balanced(balance::Balanced::new(target, one_endpoint)?) });
     }
@@ -110,16 +118,6 @@ pub fn channel(url: &str) -> anyhow::Result<Channel> {
 
 /// tonic's channel to one endpoint: one HTTP/2 connection.
 fn one_endpoint(url: &str) -> anyhow::Result<tonic::transport::Channel> {
-    if let Some(name) = url.strip_prefix(IN_PROCESS) {
-        let name = name.to_string();
-        let inner = tonic::transport::Endpoint::from_static("http://localhost").timeout(CALL_DEADLINE).connect_with_connector_lazy(
-            tower::service_fn(move |_: http::Uri| {
-                let pipe = in_process::connect(&name);
-                async move { Ok::<_, std::io::Error>(hyper_util::rt::TokioIo::new(pipe?)) }
-            }),
-        );
-        return Ok(inner);
-    }
     let inner = match url.strip_prefix("unix:") {
         Some(path) => {
             let path = PathBuf::from(path);
@@ -140,52 +138,6 @@ fn one_endpoint(url: &str) -> anyhow::Result<tonic::transport::Channel> {
             .connect_lazy(),
     };
     Ok(inner)
-}
-
-/// The URL scheme of a service in the same process: `inproc:<name>`.
-pub const IN_PROCESS: &str = "inproc:";
-
-/// gRPC between services that share one process (the embedded launcher), over in-memory pipes:
-/// the same HTTP/2 and protobuf as over a socket, without a system call or a kernel buffer on
-/// the way. A caller's connection is one `tokio::io::duplex` pipe, handed to the listener of
-/// that name.
-mod in_process {
-    use std::collections::HashMap;
-    use std::sync::Mutex;
-    use tokio::io::DuplexStream;
-    use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender};
-
-    /// Bytes a pipe holds in each direction before the writer waits (4 HTTP/2 frames).
-    const PIPE_BUFFER: usize = 64 * 1024;
-
-    static LISTENERS: Mutex<Option<HashMap<String, UnboundedSender<DuplexStream>>>> = Mutex::new(None);
-
-    pub fn listen(name: &str) -> std::io::Result<UnboundedReceiver<DuplexStream>> {
-        let mut all = LISTENERS.lock().unwrap();
-        let all = all.get_or_insert_with(HashMap::new);
-        if all.get(name).is_some_and(|tx| !tx.is_closed()) {
-            return Err(std::io::Error::new(std::io::ErrorKind::AddrInUse, format!("{name} is served already")));
-        }
-        let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
-        all.insert(name.to_string(), tx);
-        Ok(rx)
-    }
-
-    pub fn close(name: &str) {
-        if let Some(all) = LISTENERS.lock().unwrap().as_mut() {
-            all.remove(name);
-        }
-    }
-
-    /// A new connection to `name`, refused when nothing serves it (as a socket would be).
-    pub fn connect(name: &str) -> std::io::Result<DuplexStream> {
-        let tx = LISTENERS.lock().unwrap().as_ref().and_then(|all| all.get(name).cloned());
-        let refused = || std::io::Error::new(std::io::ErrorKind::ConnectionRefused, format!("nothing serves {name}"));
-        let tx = tx.ok_or_else(refused)?;
-        let (ours, theirs) = tokio::io::duplex(PIPE_BUFFER);
-        tx.send(theirs).map_err(|_| refused())?;
-        Ok(ours)
-    }
 }
 
 tokio::task_local! {
@@ -325,13 +277,15 @@ pub struct Channel {
 enum Inner {
     One(tonic::transport::Channel),
     Balanced(balance::Balanced),
+    /// A service in this process, by its name ([`local`]).
+    Local(std::sync::Arc<str>),
 }
 
 impl Channel {
     /// The endpoints of a balanced channel (URL, calls in flight, ejected); empty for one.
     pub fn endpoints(&self) -> Vec<(String, usize, bool)> {
         match &self.inner {
-            Inner::One(_) => vec![],
+            Inner::One(_) | Inner::Local(_) => vec![],
             Inner::Balanced(b) => b.endpoints(),
         }
     }
@@ -346,7 +300,7 @@ impl tower::Service<http::Request<tonic::body::Body>> for Channel {
         match &mut self.inner {
             Inner::One(c) => c.poll_ready(cx),
             // Each endpoint's own channel is made ready when a call is sent on it.
-            Inner::Balanced(_) => Poll::Ready(Ok(())),
+            Inner::Balanced(_) | Inner::Local(_) => Poll::Ready(Ok(())),
         }
     }
 
@@ -372,6 +326,10 @@ impl tower::Service<http::Request<tonic::body::Body>> for Channel {
         let fut: Self::Future = match &mut self.inner {
             Inner::One(c) => Box::pin(c.call(req)),
             Inner::Balanced(b) => b.call(req),
+            Inner::Local(name) => {
+                let name = name.clone();
+                Box::pin(async move { Ok(local::call(&name, req).await) })
+            }
         };
         match rpc {
             None => fut,
@@ -401,14 +359,13 @@ pub struct GrpcApp {
 }
 
 impl GrpcApp {
-    /// Binds the service's listener: in-memory pipes when `settings.grpc_in_process` names
-    /// this process's services (the embedded launcher), a Unix socket in
+    /// Binds the service's listener: registered for direct calls when `settings.grpc_in_process`
+    /// names this process's services (the embedded launcher), a Unix socket in
     /// `settings.grpc_socket_dir` when that is set, else `grpc_host:grpc_port`.
     pub async fn bind(settings: &crate::config::Settings, name: &'static str, routes: Routes) -> anyhow::Result<Self> {
         if let Some(ns) = &settings.grpc_in_process {
-            let name_in = format!("{ns}/{name}");
-            let pipes = in_process::listen(&name_in)?;
-            return Ok(Self { name, listener: Listener::InProcess(name_in, pipes), routes, background: vec![] });
+            let registration = local::register(format!("{ns}/{name}"), routes.clone(), name).await?;
+            return Ok(Self { name, listener: Listener::InProcess(registration), routes, background: vec![] });
         }
         let listener = match &settings.grpc_socket_dir {
             Some(dir) => {

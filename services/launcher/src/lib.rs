@@ -1,6 +1,6 @@
 //! Starts the portal's services inside this process: [`start_services`] the ones named (`portal
-//! serve <service>` runs one), [`start`] the whole portal, every service on in-memory pipes (or
-//! loopback) and the gateway pointed at them, as `portal` and the tests run it. What every process
+//! serve <service>` runs one), [`start`] the whole portal, every service called directly (or over
+//! Unix sockets or loopback) and the gateway pointed at them, as `portal` and the tests run it. What every process
 //! does around that (telemetry, the tenant check, `/metrics`, signals) is
 //! `portal_common::grpc::run_process`.
 use portal_common::config::{EmbeddedTransport, Settings};
@@ -41,8 +41,8 @@ pub async fn start_services(settings: Settings, names: &[&str]) -> anyhow::Resul
 pub async fn start(mut settings: Settings) -> anyhow::Result<Stack> {
     settings.grpc_port = 0;
     let mut stack = Stack::new(settings);
-    // One process: by default its services talk gRPC over in-memory pipes, which skips the
-    // kernel on every internal call (see `EmbeddedTransport`).
+    // One process: by default its services call each other directly, the tonic client on the
+    // tonic server with no HTTP/2 in between (see `EmbeddedTransport`, `grpc::local`).
     let settings = &mut stack.settings;
     if settings.grpc_socket_dir.is_none() {
         match settings.embedded_transport {
