@@ -1,7 +1,7 @@
 // Issue 24, the wish list page against the real backend: the demo member puts a purchase on the
 // wish list from My Orders (English) or finds it there already (Arabic), opens the wish list from
 // My Orders' sub-nav and sees it by name; reloaded without a network it is still there
-// (read-only). English and Arabic on a phone (390 px), English on a desktop. Removing is not tested: the API cannot delete a list item yet.
+// (read-only). English and Arabic on a phone (390 px), English on a desktop. Moving and removing: wishlist-edit.test.mjs.
 // With E2E_SCREENS=<dir>, the page is saved there as PNGs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -24,6 +24,18 @@ pub struct Components {
     pub connections: Connections,
     #[serde(default)]
     pub loyalty: Loyalty,
+    #[serde(default)]
+    pub login: Login,
+}
+
+/// The sign-in page (`components.login`).
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, utoipa::ToSchema)]
+#[schema(as = LoginComponent)]
+pub struct Login {
+    /// Offer a sign-in code by text message to the phone on the account (`POST /api/auth/sms`);
+    /// off: that route refuses, and the page offers email only.
+    #[serde(default)]
+    pub sms: bool,
 }
 
 /// The airline partner (`components.qantas`).
@@ -146,6 +158,14 @@ pub struct Connections {
     pub max_items_per_list: i64,
     #[serde(default)]
     pub definitions: Vec<ConnectionDefinition>,
+    /// Where a list item's product opens (the wish list's "View product"): an https URL with
+    /// `{id}` for the product id, e.g. `https://shop.example/products/{id}`. Absent: not linked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub product_url: Option<String>,
+    /// The same for an item that names a variant, `{id}` being the variant id. Absent: such an
+    /// item opens its product (`productUrl`) when it names one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variant_url: Option<String>,
 }
 
 fn max_lists() -> i64 {
@@ -157,7 +177,13 @@ fn max_items() -> i64 {
 
 impl Default for Connections {
     fn default() -> Self {
-        Connections { max_lists_per_connection: max_lists(), max_items_per_list: max_items(), definitions: vec![] }
+        Connections {
+            max_lists_per_connection: max_lists(),
+            max_items_per_list: max_items(),
+            definitions: vec![],
+            product_url: None,
+            variant_url: None,
+        }
     }
 }
 

@@ -99,7 +99,7 @@ fn a_wrong_type_is_named_by_its_path() {
 
 #[test]
 fn the_semantic_checks_name_the_field() {
-    let cases: [(&str, Value, &str); 14] = [
+    let cases: [(&str, Value, &str); 16] = [
         ("general.timeZone", json!("Mars/Olympus"), "general.timeZone"),
         ("general.defaultCountry", json!("Australia"), "general.defaultCountry"),
         ("general.defaultCountry", json!("zz"), "general.defaultCountry"),
@@ -120,6 +120,8 @@ fn the_semantic_checks_name_the_field() {
         ("components.qantas.redemption", json!({"type": "points", "blockSize": 0}), "components.qantas.redemption.blockSize"),
         ("components.claims.maxPending", json!(0), "components.claims.maxPending"),
         ("components.connections.maxItemsPerList", json!(0), "components.connections.maxItemsPerList"),
+        ("components.connections.productUrl", json!("https://shop.example/products"), "components.connections.productUrl"),
+        ("components.connections.variantUrl", json!("http://shop.example/v/{id}"), "components.connections.variantUrl"),
         ("events.x.endsAt", json!("next week"), "events.x.endsAt"),
         ("components.profile.sizes.tops.systems.US", json!(["1"]), "components.profile.sizes.tops.systems.US"),
     ];

@@ -129,6 +129,13 @@ impl Tenant {
         if conn.max_items_per_list < 1 {
             return Err(bad("components.connections.maxItemsPerList", "must be at least 1"));
         }
+        for (name, url) in [("productUrl", &conn.product_url), ("variantUrl", &conn.variant_url)] {
+            if let Some(u) = url {
+                if !u.starts_with("https://") || !u.contains("{id}") || u.chars().any(|c| c.is_whitespace() || c.is_control()) {
+                    return Err(bad(format!("components.connections.{name}"), "must be an https:// URL with {id} in it, no spaces"));
+                }
+            }
+        }
         let mut ids = BTreeSet::new();
         for (i, d) in conn.definitions.iter().enumerate() {
             if d.id.trim().is_empty() || !ids.insert(d.id.as_str()) {

@@ -20,6 +20,8 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(get_one, update, delete))
         .routes(routes!(lists, create_list))
         .routes(routes!(add_item))
+        .routes(routes!(delete_item))
+        .routes(routes!(move_item))
 }
 
 /// The spec's page size for connections.
@@ -287,6 +289,53 @@ pub async fn add_item(
     let item = r.item.ok_or_else(|| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "An unknown error occurred"))?;
     let status = if r.created { StatusCode::CREATED } else { StatusCode::OK };
     Ok((status, Json(ListItemResponse { data: item.into() })))
+}
+
+/// Removes one of the caller's list items (named through its connection and list).
+#[utoipa::path(delete, path = "/api/connections/{id}/lists/{listId}/items/{itemId}", tag = "connections",
+    params(("id" = String, Path), ("listId" = String, Path), ("itemId" = String, Path)), security(("bearer" = [])),
+    responses((status = 204, description = "Removed"), (status = 401, body = crate::error::ErrorBody),
+        (status = 403, description = "A staff view of the account (read-only)", body = crate::error::ErrorBody),
+        (status = 404, description = "Not an item of this list of the caller's", body = crate::error::ErrorBody)))]
+pub async fn delete_item(
+    State(s): State<AppState>,
+    m: Member,
+    Path((id, list_id, item_id)): Path<(String, String, String)>,
+) -> ApiResult<StatusCode> {
+    let req = pb::DeleteListItemRequest { connection_id: id, list_id, id: item_id };
+    s.clients.connections.clone().delete_list_item(m.request(req)).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct MoveListItem {
+    /// The list to move the item to: one of the caller's lists, of any of their connections.
+    /// Required: absent or blank answers 422 `errors.list_id`.
+    #[schema(value_type = String, required = true, min_length = 1, pattern = r"\S")]
+    pub list_id: Option<String>,
+}
+
+/// Moves one of the caller's list items to another of their lists, at once: the item keeps its
+/// id (and the purchases linked to it); the same product already on that list gives way to it. A
+/// list that holds `components.connections.maxItemsPerList` items already takes no new product:
+/// 422 naming no field, the message saying so.
+#[utoipa::path(post, path = "/api/connections/{id}/lists/{listId}/items/{itemId}/move", tag = "connections",
+    params(("id" = String, Path), ("listId" = String, Path), ("itemId" = String, Path)), request_body = MoveListItem,
+    security(("bearer" = [])),
+    responses((status = 200, body = ListItemResponse), (status = 401, body = crate::error::ErrorBody),
+        (status = 403, description = "A staff view of the account (read-only)", body = crate::error::ErrorBody),
+        (status = 404, description = "Not an item of this list of the caller's, or no such list of theirs to move it to", body = crate::error::ErrorBody),
+        (status = 422, description = "`errors.list_id`; or, with no field, the target list is full", body = crate::error::ErrorBody)))]
+pub async fn move_item(
+    State(s): State<AppState>,
+    m: Member,
+    Path((id, list_id, item_id)): Path<(String, String, String)>,
+    body: Result<Json<MoveListItem>, JsonRejection>,
+) -> ApiResult<Json<ListItemResponse>> {
+    let Json(b) = body?;
+    let req = pb::MoveListItemRequest { connection_id: id, list_id, id: item_id, to_list_id: b.list_id.unwrap_or_default() };
+    let item = s.clients.connections.clone().move_list_item(m.request(req)).await?.into_inner();
+    Ok(Json(ListItemResponse { data: item.into() }))
 }
 
 /// A body that is not JSON for this call, told with the spec's message for the step.

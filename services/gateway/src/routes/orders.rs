@@ -145,9 +145,33 @@ pub async fn transactions(State(s): State<AppState>, m: Member, Query(q): Query<
         include_product: q.include.as_deref().is_some_and(|i| i.split(',').any(|x| x.trim() == "product")),
         include_list_item: matches!(q.include_list_item.as_deref(), Some("1" | "true")),
     };
-    let r = s.clients.profile.clone().list_transactions(m.request(req)).await?.into_inner();
+    let mut r = s.clients.profile.clone().list_transactions(m.request(req)).await?.into_inner();
+    current_links(&s, &m, &mut r.transactions).await?;
     let data = r.transactions.into_iter().map(Into::into).collect();
     Ok(Json(TransactionPage { data, meta: PageMeta { page: r.page, per_page: r.per_page, total: r.total } }))
+}
+
+/// The connections service holds the list items: a link to an item since removed is dropped, and
+/// a link to an item since moved names the list it is in now.
+async fn current_links(s: &AppState, m: &Member, txs: &mut [pb::Transaction]) -> ApiResult<()> {
+    use portal_proto::connections::v1::FindListItemsRequest;
+    let linked = txs.iter().flat_map(|t| &t.items).filter_map(|i| i.list_item.as_ref().map(|l| l.id.clone()));
+    let mut ids: Vec<String> = linked.collect();
+    ids.sort();
+    ids.dedup();
+    let mut now = std::collections::HashMap::new();
+    for chunk in ids.chunks(500) {
+        let req = m.request(FindListItemsRequest { ids: chunk.to_vec() });
+        for found in s.clients.connections.clone().find_list_items(req).await?.into_inner().items {
+            now.insert(found.id.clone(), found);
+        }
+    }
+    for item in txs.iter_mut().flat_map(|t| t.items.iter_mut()) {
+        item.list_item = item.list_item.take().and_then(|l| {
+            now.get(&l.id).map(|f| pb::ListItemLink { id: l.id, list_id: f.list_id.clone(), connection_id: f.connection_id.clone() })
+        });
+    }
+    Ok(())
 }
 
 #[derive(Deserialize, ToSchema)]

@@ -52,7 +52,7 @@ pub async fn spawn_app(opts: Options) -> Option<TestApp> {
             "events": repo_tenant["events"],
             "components": {"qantas": {"apiKey": "partner-key", "redemption": repo_tenant["components"]["qantas"]["redemption"]}, "profile": repo_tenant["components"]["profile"],
                            "claims": repo_tenant["components"]["claims"], "connections": repo_tenant["components"]["connections"],
-                           "loyalty": repo_tenant["components"]["loyalty"]},
+                           "loyalty": repo_tenant["components"]["loyalty"], "login": repo_tenant["components"]["login"]},
             "secrets": {"jwt": "s3cret"},
             "languages": ["en", "ar"],
             "lastUpdated": 1_763_683_200

@@ -57,3 +57,4 @@ mod staff;
 mod staff_views;
 mod tokens;
 mod web;
+mod wishlist;

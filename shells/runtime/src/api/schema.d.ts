@@ -263,7 +263,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Texts a one-time 6-digit code to the account's phone. Same answer for unknown addresses. */
+        /**
+         * Texts a one-time 6-digit code to the account's phone. Same answer for unknown addresses and
+         *     for an account without a phone. Only where the tenant offers it (`components.login.sms`).
+         */
         post: operations["sms_code"];
         delete?: never;
         options?: never;
@@ -414,6 +417,45 @@ export interface paths {
          *     the message saying so.
          */
         post: operations["add_item"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/connections/{id}/lists/{listId}/items/{itemId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Removes one of the caller's list items (named through its connection and list). */
+        delete: operations["delete_item"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/connections/{id}/lists/{listId}/items/{itemId}/move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Moves one of the caller's list items to another of their lists, at once: the item keeps its
+         *     id (and the purchases linked to it); the same product already on that list gives way to it. A
+         *     list that holds `components.connections.maxItemsPerList` items already takes no new product:
+         *     422 naming no field, the message saying so.
+         */
+        post: operations["move_item"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1544,6 +1586,7 @@ export interface components {
              *     `{url | imageUrl, alt}`.
              */
             index?: unknown;
+            login?: null | components["schemas"]["LoginComponent"];
             /** @description The Logged out screen's settings, as the tenant wrote them: `logo`. */
             logout?: unknown;
             loyalty?: null | components["schemas"]["LoyaltyComponent"];
@@ -1593,6 +1636,16 @@ export interface components {
              * @description Lists one connection may hold.
              */
             maxListsPerConnection?: number;
+            /**
+             * @description Where a list item's product opens (the wish list's "View product"): an https URL with
+             *     `{id}` for the product id, e.g. `https://shop.example/products/{id}`. Absent: not linked.
+             */
+            productUrl?: string | null;
+            /**
+             * @description The same for an item that names a variant, `{id}` being the variant id. Absent: such an
+             *     item opens its product (`productUrl`) when it names one.
+             */
+            variantUrl?: string | null;
         };
         ConsentHistory: {
             data: components["schemas"]["ConsentRecordBody"][];
@@ -1991,6 +2044,14 @@ export interface components {
             /** @description IANA time zone of the store: its hours are local times there. */
             time_zone: string;
         };
+        /** @description The sign-in page (`components.login`). */
+        LoginComponent: {
+            /**
+             * @description Offer a sign-in code by text message to the phone on the account (`POST /api/auth/sms`);
+             *     off: that route refuses, and the page offers email only.
+             */
+            sms?: boolean;
+        };
         /** @description Points, tiers and rewards (`components.loyalty`). Absent: nothing expires, no tiers, no rewards. */
         LoyaltyComponent: {
             /** @description Rewards to redeem points for. */
@@ -2025,6 +2086,13 @@ export interface components {
         };
         Message: {
             message: string;
+        };
+        MoveListItem: {
+            /**
+             * @description The list to move the item to: one of the caller's lists, of any of their connections.
+             *     Required: absent or blank answers 422 `errors.list_id`.
+             */
+            list_id: string;
         };
         NetworkAvailable: {
             available: boolean;
@@ -3660,6 +3728,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description The tenant does not offer sign-in by text message */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description The body did not arrive in time (`server.body_timeout_ms` after the headers; `errors.body`) */
             408: {
                 headers: {
@@ -4517,6 +4594,161 @@ export interface operations {
                 };
             };
             /** @description Field errors in `errors`; or, with no field, the list holds as many items as it may */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A service is down or too slow; try again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_item: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                listId: string;
+                itemId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A staff view of the account (read-only) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not an item of this list of the caller's */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A service is down or too slow; try again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    move_item: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                listId: string;
+                itemId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MoveListItem"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListItemResponse"];
+                };
+            };
+            /** @description The body is not JSON, not of this call's shape, or sent without `Content-Type: application/json` (`errors.body`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A staff view of the account (read-only) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not an item of this list of the caller's, or no such list of theirs to move it to */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body did not arrive in time (`server.body_timeout_ms` after the headers; `errors.body`) */
+            408: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The body is over 2 MiB, or holds more than 256 keys and items in all, or is nested more than 16 deep (`errors.body`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `errors.list_id`; or, with no field, the target list is full */
             422: {
                 headers: {
                     [name: string]: unknown;
