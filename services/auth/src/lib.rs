@@ -42,7 +42,7 @@ use tonic::{Request, Response, Status};
 
 pub use keys::current_signer;
 pub use register::REGISTERED;
-pub use signin::{CODE_SENT, LINK_SENT, MAX_CODE_ATTEMPTS};
+pub use signin::{CODE_SENT, LINK_SENT, MAX_CODE_ATTEMPTS, SMS_OFF};
 pub use staff::STAFF_DEMO_ID;
 
 pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");

@@ -23,6 +23,8 @@ pub const CODE_SENT: &str = "If that address has an account, a sign-in code is o
 
 /// Wrong guesses allowed per code; the next attempt locks it.
 pub const MAX_CODE_ATTEMPTS: i64 = 5;
+/// `POST /api/auth/sms` when the tenant's `components.login.sms` is off (403).
+pub const SMS_OFF: &str = "Sign-in codes by text message are not offered here";
 
 /// Who an address belongs to.
 pub(crate) struct Account {
@@ -218,6 +220,9 @@ impl Inner {
         let email = parse_email(&r.email)?;
         if !matches!(r.channel.as_str(), "email" | "sms") {
             return Err(AuthError::field("channel", "Use email or sms"));
+        }
+        if r.channel == "sms" && !self.tenant().await?.components.login.sms {
+            return Err(AuthError::Forbidden(SMS_OFF));
         }
         let pending = self.pending(&r.mode, &r.location, r.event_data.as_ref(), &r.custom_fields).await?;
         self.limit("code", Some(email.as_str()), ip, 1).await?;

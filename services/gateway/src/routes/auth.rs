@@ -274,9 +274,12 @@ pub async fn email_code(
     send_code(&s, &ip, "email", b).await
 }
 
-/// Texts a one-time 6-digit code to the account's phone. Same answer for unknown addresses.
+/// Texts a one-time 6-digit code to the account's phone. Same answer for unknown addresses and
+/// for an account without a phone. Only where the tenant offers it (`components.login.sms`).
 #[utoipa::path(post, path = "/api/auth/sms", tag = "auth", request_body = CodeRequest,
-    responses((status = 200, body = Message), (status = 422, body = crate::error::ErrorBody), (status = 429, body = crate::error::ErrorBody)))]
+    responses((status = 200, body = Message),
+        (status = 403, description = "The tenant does not offer sign-in by text message", body = crate::error::ErrorBody),
+        (status = 422, body = crate::error::ErrorBody), (status = 429, body = crate::error::ErrorBody)))]
 pub async fn sms_code(State(s): State<AppState>, ip: ClientIp, body: Result<Json<CodeRequest>, JsonRejection>) -> ApiResult<Json<Message>> {
     let Json(b) = body?;
     send_code(&s, &ip, "sms", b).await

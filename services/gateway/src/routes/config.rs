@@ -71,6 +71,9 @@ pub struct Components {
     pub loyalty: Option<portal_tenant::Loyalty>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub qantas: Option<QantasComponent>,
+    /// The sign-in page: `sms` offers a code by text message.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub login: Option<portal_tenant::Login>,
 }
 
 /// The airline partner (`components.qantas`), without its key.
@@ -133,6 +136,9 @@ mod tests {
         assert_eq!(p["general"]["timeZone"], "Australia/Melbourne");
         assert_eq!(p["components"]["qantas"], json!({"redemption": repo["components"]["qantas"]["redemption"]}));
         assert_eq!(p["components"]["profile"]["identities"], json!(["loyalty_card"]));
+        assert_eq!(p["components"]["login"], json!({"sms": true}));
+        assert_eq!(p["components"]["connections"]["productUrl"], repo["components"]["connections"]["productUrl"]);
+        assert_eq!(p["components"]["connections"]["variantUrl"], repo["components"]["connections"]["variantUrl"]);
         assert_eq!(p["components"]["index"], repo["components"]["index"]);
         assert_eq!(p["events"]["spring-launch"]["title"], repo["events"]["spring-launch"]["title"]);
         assert_eq!(p["languages"], repo["languages"]);

@@ -3,7 +3,12 @@
 use crate::helpers::{assert_error_shape, spawn_app, Options, TestApp};
 use serde_json::json;
 
-crate::both!(a_code_signs_in_once, the_sixth_wrong_attempt_locks_the_code, rapid_requests_for_one_address_are_limited);
+crate::both!(
+    a_code_signs_in_once,
+    a_texted_code_signs_in_where_the_tenant_offers_it,
+    the_sixth_wrong_attempt_locks_the_code,
+    rapid_requests_for_one_address_are_limited
+);
 
 async fn a_code_signs_in_once(app: &TestApp) {
     let code = app.email_code("demo@example.com").await;
@@ -20,6 +25,31 @@ async fn a_code_signs_in_once(app: &TestApp) {
     assert!(app.outbox().await.iter().all(|m| m["to"] != "nobody@example.com"));
     assert_error_shape(&app.verify("nobody@example.com", "123456").await, 401);
     assert_error_shape(&app.verify("demo@example.com", "12ab").await, 422);
+}
+
+/// `components.login.sms` on (the demo tenant): a code texted to the account's phone (the dev
+/// outbox here) signs in.
+/// Off: the route refuses (403) and nothing is sent.
+async fn a_texted_code_signs_in_where_the_tenant_offers_it(app: &TestApp) {
+    let r = app.post("/api/auth/sms", None, json!({"email": "demo@example.com"})).await;
+    assert_eq!((r.status, r.body["message"].as_str()), (200, Some(portal_auth::CODE_SENT)), "{:?}", r.body);
+    let outbox = app.outbox().await;
+    let text = outbox.iter().find(|m| m["channel"] == "sms" && m["to"] == "+61400000001").expect("a text to the demo phone");
+    let code = crate::helpers::six_digits(text["text"].as_str().unwrap());
+    let r = app.verify("demo@example.com", &code).await;
+    assert_eq!(r.status, 200, "{:?}", r.body);
+
+    let path = &app.settings.tenant_config;
+    let mut doc: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    doc["components"]["login"]["sms"] = json!(false);
+    std::fs::write(path, doc.to_string()).unwrap();
+    let before = app.outbox().await.len();
+    let r = app.post("/api/auth/sms", None, json!({"email": "demo@example.com"})).await;
+    assert_error_shape(&r, 403);
+    assert_eq!(r.body["message"], portal_auth::SMS_OFF);
+    assert_eq!(app.outbox().await.len(), before, "nothing sent");
+    // The email code is unchanged.
+    assert_eq!(app.post("/api/auth/email", None, json!({"email": "demo@example.com"})).await.status, 200);
 }
 
 async fn the_sixth_wrong_attempt_locks_the_code(app: &TestApp) {

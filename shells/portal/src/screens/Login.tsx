@@ -24,9 +24,11 @@ import {
 import { safeRedirect } from '../mfe/routes';
 import { clearLinkFailure, linkStore } from '../auth-link';
 import { LanguageChooser } from '../features/login/components/LanguageChooser';
+import { Register } from '../features/login/components/Register';
 import { useCooldown } from '../features/login/hooks/useCooldown';
 
-type Phase = 'idle' | 'sending' | 'sent' | 'code';
+type Phase = 'idle' | 'sending' | 'sent' | 'code' | 'register';
+type Channel = 'email' | 'sms';
 
 /**
  * Inside an embedding page the emailed link must open that page (which hands the token to the
@@ -64,7 +66,12 @@ export function Login() {
   const [phase, setPhase] = useState<Phase>('idle');
   const [error, setError] = useState<string | null>(null);
   const [code, setCode] = useState('');
-  const cover = coverHeader(useConfig().config);
+  const { config } = useConfig();
+  const cover = coverHeader(config);
+  // The tenant offers codes by text message (components.login.sms): sent to the account's phone.
+  const smsOffered = (config?.components as { login?: { sms?: boolean } | null } | undefined)?.login?.sms === true;
+  const [channel, setChannel] = useState<Channel>('email');
+  const [registered, setRegistered] = useState(false);
   const [codeError, setCodeError] = useState<string | null>(null);
   const [verifying, setVerifying] = useState(false);
   const [resent, setResent] = useState(false);
@@ -82,7 +89,7 @@ export function Login() {
   useEffect(() => {
     const from = lastPhase.current;
     lastPhase.current = phase;
-    if (from === phase || phase === 'sending') return;
+    if (from === phase || phase === 'sending' || phase === 'register') return;
     if (phase === 'idle') emailField.current?.focus();
     else title.current?.focus();
   }, [phase]);
@@ -163,7 +170,7 @@ export function Login() {
     }
   };
 
-  const requestCode = async (again = false) => {
+  const requestCode = async (again = false, via: Channel = channel) => {
     clearLinkFailure();
     setError(null);
     setCodeError(null);
@@ -173,9 +180,10 @@ export function Login() {
       return;
     }
     if (!again) setPhase('sending');
+    setChannel(via);
     try {
       const body: CodeRequest = { email: address, redirect };
-      await http<MessageResponse>('/api/auth/email', { method: 'POST', body });
+      await http<MessageResponse>(via === 'sms' ? '/api/auth/sms' : '/api/auth/email', { method: 'POST', body });
       setCode('');
       setResent(again);
       cooldown.start();
@@ -213,6 +221,7 @@ export function Login() {
     setCodeError(null);
     setResent(false);
     setResendError(null);
+    setRegistered(false);
   };
 
   const resendLabel = (label: string) => (cooldown.left > 0 ? t('login.resendIn', { seconds: cooldown.left }) : label);
@@ -224,7 +233,7 @@ export function Login() {
           <h1 id="login-title" ref={title} tabIndex={-1}>
             {t('login.checkInbox')}
           </h1>
-          <p role="status">{resent ? t('login.linkResent') : t('login.sent')}</p>
+          <p role="status">{resent ? t('login.linkResent') : registered ? t('login.registered') : t('login.sent')}</p>
           <p>
             <BdiTrans ns="shell" k="login.sentTo" values={{ email: email.trim() }} />
           </p>
@@ -247,6 +256,24 @@ export function Login() {
     );
   }
 
+  if (phase === 'register') {
+    return (
+      <Register
+        email={email.trim()}
+        redirect={redirect}
+        onCancel={startOver}
+        onSent={(address) => {
+          setEmail(address);
+          setResent(false);
+          setResendError(null);
+          setRegistered(true);
+          cooldown.start();
+          setPhase('sent');
+        }}
+      />
+    );
+  }
+
   if (phase === 'code') {
     return (
       <section className="status-screen" aria-labelledby="login-title">
@@ -255,7 +282,11 @@ export function Login() {
             {t('login.codeTitle')}
           </h1>
           <p role="status">
-            {resent ? t('login.codeResent') : <BdiTrans ns="shell" k="login.codeSent" values={{ email: email.trim() }} />}
+            {resent ? (
+              t('login.codeResent')
+            ) : (
+              <BdiTrans ns="shell" k={channel === 'sms' ? 'login.smsSent' : 'login.codeSent'} values={{ email: email.trim() }} />
+            )}
           </p>
           <form onSubmit={submitCode} noValidate>
             <div className="field" style={{ textAlign: 'start' }}>
@@ -330,8 +361,32 @@ export function Login() {
           </button>
         </form>
         <p>
-          <button type="button" className="btn-link" onClick={() => void requestCode()} disabled={drawn || phase === 'sending'}>
+          <button
+            type="button"
+            className="btn-link"
+            onClick={() => void requestCode(false, 'email')}
+            disabled={drawn || phase === 'sending'}
+          >
             {t('login.codeInstead')}
+          </button>
+          {smsOffered && (
+            <>
+              {' '}
+              <button
+                type="button"
+                className="btn-link"
+                onClick={() => void requestCode(false, 'sms')}
+                disabled={drawn || phase === 'sending'}
+              >
+                {t('login.smsInstead')}
+              </button>
+            </>
+          )}
+        </p>
+        <p>
+          {t('login.noAccount')}{' '}
+          <button type="button" className="btn-link" onClick={() => setPhase('register')} disabled={drawn || phase === 'sending'}>
+            {t('login.register')}
           </button>
         </p>
         {/* After the form, so the address stays the first field a keyboard reaches. */}
