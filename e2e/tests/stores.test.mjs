@@ -7,6 +7,7 @@
 // shows the sign-up and its answers (issue 24).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { BASE, latestEmail, newPage, signIn } from './helpers.mjs';
 
 /** A new member of its own (registered through the API), so a visit or sign-up is this test's alone. */
@@ -214,6 +215,35 @@ test('a signed-in member checks in with one tap, on a phone in English and Arabi
     await page.getByRole('button', { name: button }).click();
     await page.getByRole('heading', { name: heading }).waitFor();
     assert.equal(await page.locator('#loc-check-in-email').count(), 0, 'no email to confirm');
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  }
+});
+
+test('a signed-in member signs up to an event with one tap, on a phone in English and Arabic', { timeout: 90_000 }, async () => {
+  const tenant = JSON.parse(await readFile(new URL('../../config/tenant.json', import.meta.url), 'utf8'));
+  const event = tenant.events['spring-launch'];
+  const label = (name, lang) => event.customFields.find((f) => f.name === name).label[lang];
+  for (const [lang, button, heading] of [
+    ['en', 'Sign me up', "You're signed up for Spring collection launch"],
+    ['ar', 'سجّلني', `تم تسجيلك في ${event.title.ar}`],
+  ]) {
+    const page = await newPage({ width: 390, height: 844 });
+    await signIn(page, await newMember(`onetap-event-${lang}`));
+    await page.goto(`${BASE}/event/spring-launch?lang=${lang}`);
+    if (lang === 'ar') await page.waitForFunction(() => document.documentElement.dir === 'rtl');
+    await page.getByLabel(label('guests', lang)).selectOption('2');
+    await page.getByLabel(label('terms', lang)).check();
+    assert.equal(await page.getByRole('button', { name: button, exact: true }).count(), 1);
+    assert.equal(await page.locator('#event-sign-up-email').count(), 0, 'no address to confirm');
+    const signedUp = page.waitForResponse((r) => r.url().endsWith('/api/activity/event') && r.request().method() === 'POST');
+    await page.getByRole('button', { name: button, exact: true }).click();
+    assert.equal((await signedUp).status(), 200);
+    await page.getByRole('heading', { name: heading }).waitFor();
+    // Re-opened: the sign-up is there, with the answers, not an empty form.
+    await page.reload();
+    await page.getByRole('heading', { name: heading }).waitFor();
+    assert.equal(await page.getByRole('button', { name: button, exact: true }).count(), 0);
     assert.deepEqual(page.errors, []);
     await page.context().close();
   }
