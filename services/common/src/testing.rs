@@ -100,12 +100,26 @@ impl Harness {
     /// Drops the test's PostgreSQL schemas (nothing to do on SQLite: the directory goes with
     /// the harness).
     pub async fn finish(self) {
-        use sqlx::{Connection, Executor};
         let Some(url) = &self.settings.database_url else { return };
-        sqlx::any::install_default_drivers();
-        let mut c = sqlx::AnyConnection::connect(url.expose_secret()).await.expect("PostgreSQL");
-        for svc in ["auth", "profile", "connections", "qff", "refdata"] {
-            c.execute(format!("DROP SCHEMA IF EXISTS {}{svc} CASCADE", self.settings.schema_prefix).as_str()).await.expect("drop schema");
+        drop_schemas(url.expose_secret(), &self.settings.schema_prefix).await;
+    }
+}
+
+/// Drops a test's PostgreSQL schemas (`<prefix><service>` for each service). A service may still
+/// be building an online index in the background (`CREATE INDEX CONCURRENTLY`), which can make a
+/// `DROP SCHEMA … CASCADE` fail with a deadlock or "tuple concurrently updated": each drop is
+/// tried again, a few times, before the test fails.
+pub async fn drop_schemas(url: &str, prefix: &str) {
+    use sqlx::{Connection, Executor};
+    sqlx::any::install_default_drivers();
+    let mut c = sqlx::AnyConnection::connect(url).await.expect("PostgreSQL");
+    for svc in ["auth", "profile", "connections", "qff", "refdata"] {
+        let sql = format!("DROP SCHEMA IF EXISTS {prefix}{svc} CASCADE");
+        let mut attempt = 0;
+        while let Err(e) = c.execute(sql.as_str()).await {
+            attempt += 1;
+            assert!(attempt < 20, "{sql}: {e}");
+            tokio::time::sleep(std::time::Duration::from_millis(100 * attempt)).await;
         }
     }
 }

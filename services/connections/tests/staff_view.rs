@@ -43,12 +43,14 @@ async fn a_staff_view_reads_but_never_writes(backend: Backend) {
         product_id: product.into(),
         product_variant_id: String::new(),
     };
-    client.add_list_item(as_member(add(&lists[0], "p-1"), DANA)).await.expect("added");
+    let item = client.add_list_item(as_member(add(&lists[0], "p-1"), DANA)).await.expect("added").into_inner().item.expect("an item");
     let before = client.export_member(as_member(pb::ExportMemberRequest {}, DANA)).await.expect("export").into_inner();
 
     // Reads go through, with what the member sees.
     let seen = client.list_lists(as_staff_view(pb::ListListsRequest { connection_id: con.id.clone(), handle: String::new() }, DANA, STAFF));
     assert_eq!(seen.await.expect("a staff view reads").into_inner().lists.len(), 2);
+    let found = client.find_list_items(as_staff_view(pb::FindListItemsRequest { ids: vec![item.id.clone()] }, DANA, STAFF));
+    assert_eq!(found.await.expect("a staff view reads").into_inner().items.len(), 1);
 
     let c = &mut client;
     let shop = pb::CreateConnectionRequest { definition_id: "wishlist".into(), name: "Another".into() };
@@ -61,6 +63,11 @@ async fn a_staff_view_reads_but_never_writes(backend: Backend) {
     let list = pb::CreateListRequest { connection_id: con.id.clone(), handle: "gifts".into(), name: "Gifts".into() };
     refused("CreateList", c.create_list(view(list)).await);
     refused("AddListItem", c.add_list_item(view(add(&lists[1], "p-2"))).await);
+    let (l0, l1) = (lists[0].id.clone(), lists[1].id.clone());
+    let moved = pb::MoveListItemRequest { connection_id: con.id.clone(), list_id: l0.clone(), id: item.id.clone(), to_list_id: l1 };
+    refused("MoveListItem", c.move_list_item(view(moved)).await);
+    let gone = pb::DeleteListItemRequest { connection_id: con.id.clone(), list_id: l0, id: item.id.clone() };
+    refused("DeleteListItem", c.delete_list_item(view(gone)).await);
 
     let after = client.export_member(as_member(pb::ExportMemberRequest {}, DANA)).await.expect("export").into_inner();
     assert_eq!(after, before, "nothing changed");

@@ -265,12 +265,7 @@ impl TestApp {
 
 async fn drop_schemas(s: &Settings) {
     use secrecy::ExposeSecret;
-    use sqlx::{Connection, Executor};
-    sqlx::any::install_default_drivers();
-    let mut c = sqlx::AnyConnection::connect(s.database_url.as_ref().unwrap().expose_secret()).await.unwrap();
-    for svc in ["auth", "profile", "connections", "qff", "refdata"] {
-        c.execute(format!("DROP SCHEMA IF EXISTS {}{} CASCADE", s.schema_prefix, svc).as_str()).await.unwrap();
-    }
+    portal_common::testing::drop_schemas(s.database_url.as_ref().unwrap().expose_secret(), &s.schema_prefix).await;
 }
 
 // Used by the api tests (kv_outage), not by the other test binaries that include this file.
