@@ -19,6 +19,8 @@ pub const ONLINE_INDEXES: &[OnlineIndex] = &[
     },
     OnlineIndex { name: "transactions_history", table: "transactions", columns: "(profile_id, transacted_at, id)" },
     OnlineIndex { name: "rewards_history", table: "rewards", columns: "(profile_id, issued_at, id)" },
+    // The accounts whose checkpoint is still to be made: the backfill reads only those.
+    OnlineIndex { name: "loyalty_accounts_unfolded", table: "loyalty_accounts", columns: "(profile_id) WHERE last_seq IS NULL" },
 ];
 
 fn now_ms() -> i64 {
@@ -113,11 +115,14 @@ pub async fn fold(tx: &mut Tx<'_>, pid: &str) -> Result<()> {
     Ok(())
 }
 
+/// ($1 after, $2 limit): by the partial index of the accounts still to fold.
+pub(crate) const UNFOLDED: &str =
+    "SELECT profile_id FROM loyalty_accounts WHERE profile_id > $1 AND last_seq IS NULL ORDER BY profile_id LIMIT $2";
+
 /// Up to `limit` members after `after` (by id) whose checkpoint was never made (accounts from
 /// before it existed): the backfill's next batch, a range read of the accounts' key.
 pub async fn unfolded(db: &Db, after: &str, limit: i64) -> Result<Vec<String>> {
-    let sql = "SELECT profile_id FROM loyalty_accounts WHERE profile_id > $1 AND last_seq IS NULL ORDER BY profile_id LIMIT $2";
-    super::fetch_map(db, sqlx::query(sql).bind(after).bind(limit), |r| r.get("profile_id")).await
+    super::fetch_map(db, sqlx::query(UNFOLDED).bind(after).bind(limit), |r| r.get("profile_id")).await
 }
 
 /// Takes `points` from `lot` for `debit`; the lot must still hold them.
