@@ -34,7 +34,7 @@ ast.parse = _parse_one_at_a_time
 # refusal that names no field (the airline refusing a transfer).
 DATA_DEPENDENT = {
     ("POST", "/api/connections"): {"definition_id"},
-    ("PUT", "/api/profile"): {"address.*", "birth_date", "identities.*", "email"},
+    ("PUT", "/api/profile"): {"address.*", "birth_date", "identities.*", "email", "phone"},
     ("POST", "/api/profile/email"): {"email"},
     ("POST", "/api/profile/email/verify"): {"code", "email"},
     ("PUT", "/api/profile/attributes/comms"): {"*"},
@@ -49,6 +49,7 @@ DATA_DEPENDENT = {
     ("POST", "/api/privacy/delete"): {"code"},
     ("POST", "/api/activity/visit"): {"location"},
     ("POST", "/api/activity/event"): {"eventData.m", "customFields", "customFields.*"},
+    ("POST", "/api/mfe/reports"): {"remote", "version"},
 }
 
 
