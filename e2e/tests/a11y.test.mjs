@@ -324,13 +324,21 @@ async function memberScreens(viewport, lang, label, defaultColours) {
   // The code step of the login page.
   await go(page, '/');
   await settle(page);
-  // An address refused before it is sent, then the code step.
+  // "Create an account" (the page's last link-button, after the code by email and by text).
+  await page.locator('main form ~ p button.btn-link').last().click();
+  await page.locator('#register-title').waitFor();
+  await audit.check(page, 'login: create an account');
+  await page.goto(`${BASE}/`);
+  await settle(page);
+  // An address refused before it is sent, then the code step ("Email me a code instead", the
+  // first of the link-buttons under the form).
+  const emailCode = page.locator('main form ~ p button.btn-link').first();
   await page.locator('#login-email').fill('not an address');
-  await page.locator('main form ~ p button.btn-link').click();
+  await emailCode.click();
   await page.locator('#login-email[aria-invalid="true"]').waitFor();
   await audit.check(page, 'login: a refused address');
   await page.locator('#login-email').fill('demo@example.com');
-  await page.locator('main form ~ p button.btn-link').click();
+  await emailCode.click();
   await page.locator('#login-code').waitFor();
   await audit.check(page, 'login: enter the code');
   // The remote's failure provoked above is the only error the page may have had.
