@@ -77,7 +77,9 @@ for (const { lang, width, height } of [
       const shown = new Intl.NumberFormat(LOCALE[lang]).format(points);
       await summary.locator('.home-summary__points').getByText(shown, { exact: true }).waitFor();
       await summary.getByText(BALANCE[lang], { exact: true }).waitFor();
-      await summary.getByText(tier.current.name).first().waitFor();
+      // The tier's name in the page's language (the tenant's translation, else its default).
+      const tierName = tier.current.translations?.[lang]?.name ?? tier.current.name;
+      await summary.getByText(tierName).first().waitFor();
       const bar = summary.getByRole('progressbar');
       assert.equal(await bar.getAttribute('aria-valuenow'), String(tier.next ? tier.progress_percent : 100));
       assert.ok((await bar.getAttribute('aria-valuetext'))?.length, 'the bar has a text alternative');
