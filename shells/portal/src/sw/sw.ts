@@ -55,7 +55,10 @@ registerRoute(
 precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
 
-const remoteList = new NetworkFirst({ cacheName: 'portal-mfe-manifest', networkTimeoutSeconds: 4 });
+// The gateway answers each member's releases with `Vary: Authorization` (a canary is per member);
+// offline, the last list this browser was given is the one to use, whatever token asks for it
+// now (the one that loaded it, a renewed one, or none at install), so the match ignores Vary.
+const remoteList = new NetworkFirst({ cacheName: 'portal-mfe-manifest', networkTimeoutSeconds: 4, matchOptions: { ignoreVary: true } });
 registerRoute(({ url, sameOrigin }) => sameOrigin && isRemoteManifest(url.pathname), remoteList);
 // Kept at install too: the page that registered this worker read the list before it was there.
 warmStrategyCache({ urls: ['/mfe-manifest.json'], strategy: remoteList });
