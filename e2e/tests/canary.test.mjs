@@ -7,27 +7,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BASE, STATIC_DIR, newPage, signIn } from './helpers.mjs';
+import { BASE, STATIC_DIR, newPage, signIn, tree } from './helpers.mjs';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const PKG = 'mfe-rewards';
-
-function tree(dir) {
-  const out = new Map();
-  const walk = (d) => {
-    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
-      const p = path.join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else out.set(path.relative(dir, p), crypto.createHash('sha256').update(fs.readFileSync(p)).digest('hex'));
-    }
-  };
-  walk(dir);
-  return out;
-}
 
 /** The release of mfe_rewards the gateway tells this page's member. */
 const served = (page) =>

@@ -1,4 +1,7 @@
 // Shared by the browser tests: one Chromium (Debian's), a page per test, the dev outbox.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { after, before } from 'node:test';
 import { launchChromium } from '../chromium.mjs';
 
@@ -93,4 +96,18 @@ export async function api(token, method, path, body) {
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: res.status, body: await res.json().catch(() => null) };
+}
+
+/** Every file under `dir` (its path relative to `dir`) with its SHA-256: what a publish must not touch. */
+export function tree(dir) {
+  const out = new Map();
+  const walk = (d) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else out.set(path.relative(dir, p), crypto.createHash('sha256').update(fs.readFileSync(p)).digest('hex'));
+    }
+  };
+  walk(dir);
+  return out;
 }
