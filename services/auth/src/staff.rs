@@ -145,23 +145,70 @@ impl Inner {
     /// explicit stop is shown as stopped when its token expired. At most `limit` entries read.
     pub(crate) async fn access_log(&self, pid: &str, limit: Option<i64>) -> Result<Vec<pb::AccessLogEntry>, AuthError> {
         let rows = store::staff::access_log(&self.db, pid, limit.unwrap_or(i64::MAX)).await?;
-        let entry = |r: &store::staff::Access| pb::AccessLogEntry {
-            action: r.action.clone(),
-            staff_id: r.staff_id.clone(),
-            staff_name: r.staff_name.clone(),
-            reason: r.reason.clone(),
-            at: r.at_ms / 1000,
-        };
-        let stopped: std::collections::HashSet<&str> = rows.iter().filter(|r| r.action == "stop").map(|r| r.token_id.as_str()).collect();
-        let now_ms = chrono::Utc::now().timestamp_millis();
-        let mut entries: Vec<pb::AccessLogEntry> = rows.iter().map(entry).collect();
-        for r in &rows {
-            let (token, ends) = (&r.token_id, r.ends_at_ms);
-            if r.action == "start" && !token.is_empty() && ends > 0 && ends <= now_ms && !stopped.contains(token.as_str()) {
-                entries.push(pb::AccessLogEntry { action: "stop".into(), reason: EXPIRED_VIEW.into(), at: ends / 1000, ..entry(r) });
-            }
+        Ok(with_ended_views(&rows, chrono::Utc::now().timestamp_millis()))
+    }
+}
+
+/// The log's entries, newest first, with a "stop" added for every view whose token had expired
+/// by `now_ms` without an explicit stop (the clock is a parameter so tests can hold it still).
+fn with_ended_views(rows: &[store::staff::Access], now_ms: i64) -> Vec<pb::AccessLogEntry> {
+    let entry = |r: &store::staff::Access| pb::AccessLogEntry {
+        action: r.action.clone(),
+        staff_id: r.staff_id.clone(),
+        staff_name: r.staff_name.clone(),
+        reason: r.reason.clone(),
+        at: r.at_ms / 1000,
+    };
+    let stopped: std::collections::HashSet<&str> = rows.iter().filter(|r| r.action == "stop").map(|r| r.token_id.as_str()).collect();
+    let mut entries: Vec<pb::AccessLogEntry> = rows.iter().map(entry).collect();
+    for r in rows {
+        let (token, ends) = (&r.token_id, r.ends_at_ms);
+        if r.action == "start" && !token.is_empty() && ends > 0 && ends <= now_ms && !stopped.contains(token.as_str()) {
+            entries.push(pb::AccessLogEntry { action: "stop".into(), reason: EXPIRED_VIEW.into(), at: ends / 1000, ..entry(r) });
         }
-        entries.sort_by_key(|e| std::cmp::Reverse(e.at));
-        Ok(entries)
+    }
+    entries.sort_by_key(|e| std::cmp::Reverse(e.at));
+    entries
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn start(token: &str, at_ms: i64, ends_at_ms: i64) -> store::staff::Access {
+        store::staff::Access {
+            action: "start".into(),
+            staff_id: "stf_1".into(),
+            staff_name: "Sam Staff".into(),
+            reason: "Callback".into(),
+            at_ms,
+            token_id: token.into(),
+            ends_at_ms,
+        }
+    }
+
+    fn actions(entries: &[pb::AccessLogEntry]) -> Vec<(&str, &str)> {
+        entries.iter().map(|e| (e.action.as_str(), e.reason.as_str())).collect()
+    }
+
+    #[test]
+    fn a_running_view_is_only_its_start() {
+        let rows = [start("t1", 10_000, 13_000)];
+        assert_eq!(actions(&with_ended_views(&rows, 12_999)), [("start", "Callback")]);
+    }
+
+    #[test]
+    fn a_view_that_ran_out_gets_a_stop_at_its_end() {
+        let rows = [start("t1", 10_000, 13_000)];
+        let log = with_ended_views(&rows, 13_000);
+        assert_eq!(actions(&log), [("stop", EXPIRED_VIEW), ("start", "Callback")]);
+        assert_eq!((log[0].at, log[0].staff_name.as_str()), (13, "Sam Staff"));
+    }
+
+    #[test]
+    fn a_view_stopped_by_hand_gets_no_second_stop() {
+        let stop = store::staff::Access { action: "stop".into(), reason: MEMBER_ENDED_VIEW.into(), at_ms: 11_000, ..start("t1", 11_000, 0) };
+        let log = with_ended_views(&[stop, start("t1", 10_000, 13_000)], 20_000);
+        assert_eq!(actions(&log), [("stop", MEMBER_ENDED_VIEW), ("start", "Callback")]);
     }
 }

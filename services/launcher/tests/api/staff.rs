@@ -96,8 +96,8 @@ async fn a_view_that_runs_out_is_shown_as_ended() {
     let target = app.get("/api/profile", Some(&member)).await.body["id"].as_str().unwrap().to_string();
     let imp = app.post(&format!("/api/auth/impersonate/{target}"), Some(&staff), json!({"reason": "Callback"})).await;
     assert_eq!(imp.status, 200);
-    let log = app.get("/api/profile/access-log", Some(&member)).await.body;
-    assert_eq!(log["data"].as_array().unwrap().len(), 1, "still running: only the start");
+    // Whether the view still runs at a given moment is `with_ended_views`' unit tests (a held
+    // clock); here a one-second view is read once it has surely ended, however slow the runner.
     tokio::time::sleep(std::time::Duration::from_millis(2100)).await;
     let log = app.get("/api/profile/access-log", Some(&member)).await.body;
     let actions: Vec<&str> = log["data"].as_array().unwrap().iter().map(|e| e["action"].as_str().unwrap()).collect();
