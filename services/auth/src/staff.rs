@@ -207,7 +207,8 @@ mod tests {
 
     #[test]
     fn a_view_stopped_by_hand_gets_no_second_stop() {
-        let stop = store::staff::Access { action: "stop".into(), reason: MEMBER_ENDED_VIEW.into(), at_ms: 11_000, ..start("t1", 11_000, 0) };
+        let stop =
+            store::staff::Access { action: "stop".into(), reason: MEMBER_ENDED_VIEW.into(), at_ms: 11_000, ..start("t1", 11_000, 0) };
         let log = with_ended_views(&[stop, start("t1", 10_000, 13_000)], 20_000);
         assert_eq!(actions(&log), [("stop", MEMBER_ENDED_VIEW), ("start", "Callback")]);
     }
