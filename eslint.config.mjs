@@ -7,7 +7,8 @@
 //   - inside a tab, a feature (src/features/<name>) imports no other feature: what two features
 //     share lives in the tab's src/features/shared (its own api, hooks and components; it imports
 //     no feature), src/lib or src/components; a feature is put on a screen by the tab's screens
-//     (src/screens), which its Root puts on its routes.
+//     (src/screens), which its Root puts on its routes. The shell's own pages are features the
+//     same way (shells/portal/src/features, put on its paths by its src/screens).
 //   - no import cycle, inside a package or between packages.
 // Formatting is Prettier's (.prettierrc); no rule here is about layout.
 import fs from 'node:fs';
@@ -60,6 +61,21 @@ const DEEP_IMPORT = {
   message: "Another package's internals: import it through the package's public entry (the `exports` of its package.json).",
 };
 const restrictedImports = (patterns) => ['error', { patterns }];
+// In a package with features (a tab, or the shell: SHELL), no feature imports another but `shared`,
+// which imports none.
+const SHELL = 'shells/portal';
+const featureBoundaries = (pkg) => [
+  'error',
+  {
+    zones: featuresOf(pkg).map((feature) => ({
+      target: `./${pkg}/src/features/${feature}`,
+      from: `./${pkg}/src/features`,
+      except: feature === SHARED ? [`./${feature}`] : [`./${feature}`, `./${SHARED}`],
+      message: `A feature imports no other feature: move what ${feature} shares with it to ${pkg}/src/features/${SHARED}, src/lib or src/components.`,
+    })),
+    basePath: ROOT,
+  },
+];
 
 export default tseslint.config(
   {
@@ -152,18 +168,12 @@ export default tseslint.config(
     files: [`${tab}/${SOURCE}`],
     rules: {
       'no-restricted-imports': restrictedImports([DEEP_IMPORT, ...tabPatterns(TABS.filter((t) => t !== tab))]),
-      'import-x/no-restricted-paths': [
-        'error',
-        {
-          zones: featuresOf(tab).map((feature) => ({
-            target: `./${tab}/src/features/${feature}`,
-            from: `./${tab}/src/features`,
-            except: feature === SHARED ? [`./${feature}`] : [`./${feature}`, `./${SHARED}`],
-            message: `A feature imports no other feature: move what ${feature} shares with it to ${tab}/src/features/${SHARED}, src/lib or src/components.`,
-          })),
-          basePath: ROOT,
-        },
-      ],
+      'import-x/no-restricted-paths': featureBoundaries(tab),
     },
   })),
+  // The shell: no feature imports another either.
+  {
+    files: [`${SHELL}/${SOURCE}`],
+    rules: { 'import-x/no-restricted-paths': featureBoundaries(SHELL) },
+  },
 );

@@ -14,7 +14,7 @@ import {
 } from '@portal/runtime';
 import { SHELL_NS, shellCatalogs } from './i18n/catalogs';
 import { handleUrlToken } from './auth-link';
-import { prefetchHomeProfile } from './screens/home-data';
+import { prefetchHomeProfile } from './features/home/api/home-data';
 import { normalisePath } from './mfe/routes';
 import { nextTask } from './next-task';
 

@@ -6,7 +6,7 @@ import { LOYALTY_MEMBER_KEY, CARD_DISPLAY_KEY, configStore, initAuth, networkSto
 import { makeToken, stubFetch } from '@portal/kit/fetch-stub';
 import { readMemberRecord } from '@portal/kit/member-record';
 import { renderAt } from './setup';
-import { barcodeFormat, cardNumber, groupDigits } from '../card/number';
+import { barcodeFormat, cardNumber, groupDigits } from '../features/card/lib/number';
 
 const PID = 'prf_0000000000000000000000d1';
 const PROFILE = { id: PID, memberNumber: '1234567890', email: 'd@e.x', first_name: 'Dana', last_name: 'Demo', identities: [] };

@@ -1,5 +1,5 @@
 import { stubFetch } from '@portal/kit/fetch-stub';
-import { homeProfile, prefetchHomeProfile } from '../screens/home-data';
+import { homeProfile, prefetchHomeProfile } from '../features/home/api/home-data';
 
 describe("Home's early profile request", () => {
   it('is asked for once at start and taken by Home; a later visit asks afresh', async () => {

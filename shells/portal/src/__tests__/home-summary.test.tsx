@@ -1,4 +1,4 @@
-// Home's points summary (src/home): each part from the five routes it reads, the empty states
+// Home's points summary (src/features/home): each part from the five routes it reads, the empty states
 // (no vouchers, no points expiring, the top tier), a failure that leaves the rest of Home whole,
 // the last known summary offline with its time, and a staff view that only reads.
 import path from 'node:path';
@@ -7,9 +7,9 @@ import { LOYALTY_MEMBER_KEY, authStore, configStore, initAuth, networkStore, set
 import { makeToken, stubFetch, type StubResponse } from '@portal/kit/fetch-stub';
 import { describePluralCatalogs } from '@portal/kit/catalogs';
 import { NEARBY_STORES_ROUTES, renderAt } from './setup';
-import { readKept, summarise } from '../home/summary-data';
+import { readKept, summarise } from '../features/home/api/summary-data';
 
-describePluralCatalogs(path.join(__dirname, '..', 'home', 'i18n'), { name: 'home summary', minKeys: 20 });
+describePluralCatalogs(path.join(__dirname, '..', 'features', 'home', 'i18n'), { name: 'home summary', minKeys: 20 });
 
 const PID = 'p_home';
 const PROFILE = { id: PID, memberNumber: '1234567890', email: 'd@e.x', first_name: 'Dana', last_name: 'Demo', identities: [] };

@@ -2,8 +2,8 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { activityStore, configStore, initAuth, setLanguage, type PortalConfig } from '@portal/runtime';
 import { makeToken, stubFetch, type FetchStub, type StubRoute } from '@portal/kit/fetch-stub';
 import { renderAt } from './setup';
-import { locationKey } from '../stores/LocationPage';
-import { eventKey } from '../stores/EventPage';
+import { locationKey } from '../features/stores/components/LocationPage';
+import { eventKey } from '../features/stores/components/EventPage';
 import { visitKindFor } from '../mfe/visit-routes';
 // eslint-disable-next-line import-x/no-relative-packages -- the demo tenant's configuration (config/, the repository's data the server reads), not another package's code
 import tenant from '../../../../config/tenant.json';

@@ -1,70 +1,12 @@
-import { Suspense, lazy, useEffect, useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Loading, navigate, usePathname, useAuth, useDrawn, useSearch, useStore } from '@portal/runtime';
+import { navigate, usePathname, useAuth, useDrawn, useSearch } from '@portal/runtime';
 import { Header, ImpersonationBanner, OfflineBanner, ProgressBar, TabBar, Toasts } from './Frame';
-import { Login } from '../screens/Login';
-import { LinkLanding } from '../screens/LinkLanding';
-import { linkStore } from '../auth-link';
-import { Home } from '../screens/Home';
-import { LoggedOut } from '../screens/LoggedOut';
-import { SessionWarning } from '../screens/SessionWarning';
-import { NotLoggedIn } from '../screens/NotLoggedIn';
-import { NotFound } from '../screens/NotFound';
-import { RemoteFailed } from '../screens/RemoteFailed';
-import { normalisePath, remoteForPath } from '../mfe/routes';
-import { remoteStatus } from '../mfe/status';
+import { Screen } from '../screens/routes';
+import { SessionWarning } from '../features/status/components/SessionWarning';
+import { normalisePath } from '../mfe/routes';
 import { watchRouteFocus } from './route-focus';
 import { usePageTitle } from './page-title';
-import { visitKindFor } from '../mfe/visit-routes';
-
-// Store and event pages: their own chunk, fetched when one is opened.
-const VisitScreen = lazy(() => import(/* webpackChunkName: "stores" */ '../stores').then((m) => ({ default: m.VisitScreen })));
-// Undoing a change of the sign-in address (the link sent to the old address): its own chunk too.
-const EmailChangeUndo = lazy(() =>
-  import(/* webpackChunkName: "email-change" */ '../email-change/UndoScreen').then((m) => ({ default: m.EmailChangeUndo })),
-);
-
-/** What the shell itself draws in <main> for a path; null means an MFE owns it. */
-function Screen({ path }: { path: string }) {
-  const { t } = useTranslation('shell');
-  const auth = useAuth();
-  const status = useStore(remoteStatus);
-  const link = useStore(linkStore);
-  const search = useSearch();
-  if (link.phase === 'pending' || link.phase === 'exchanging' || link.phase === 'kept') return <LinkLanding />;
-  const visit = visitKindFor(path, search);
-  if (visit) {
-    return (
-      <Suspense fallback={<Loading />}>
-        <VisitScreen kind={visit} path={path} search={search} />
-      </Suspense>
-    );
-  }
-  if (path === '/email-change/undo') {
-    return (
-      <Suspense fallback={<Loading />}>
-        <EmailChangeUndo />
-      </Suspense>
-    );
-  }
-  if (path === '/') return <Login />;
-  if (path === '/logged-out') return <LoggedOut />;
-  const owner = remoteForPath(path);
-  if (path !== '/home' && !owner) return <NotFound />;
-  if (!auth.authenticated) {
-    if (auth.loading) return <p role="status">{t('app.loading')}</p>;
-    return <NotLoggedIn />;
-  }
-  if (path === '/home') return <Home />;
-  if (status.manifest === 'failed' || (owner && status.failed.includes(owner.remote))) return <RemoteFailed />;
-  if (status.manifest === 'loading')
-    return (
-      <p role="status" className="skeleton">
-        {t('app.loading')}
-      </p>
-    );
-  return null;
-}
 
 export function App({ onReady }: { onReady?: () => void }) {
   const { t } = useTranslation('shell');

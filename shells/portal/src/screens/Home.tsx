@@ -17,8 +17,8 @@ import {
 } from '@portal/runtime';
 import { NativeActionButton } from '@portal/kit/native-button';
 import { HOME_PARCEL_REMOTE } from '../mfe/routes';
-import { homeProfile } from './home-data';
-import { SummaryBoundary, SummarySkeleton } from '../home/Skeleton';
+import { homeProfile } from '../features/home/api/home-data';
+import { SummaryBoundary, SummarySkeleton } from '../features/home/components/Skeleton';
 
 const CARDS = [
   { key: 'profile', href: '/profile' },
@@ -28,21 +28,25 @@ const CARDS = [
 ] as const;
 
 // Only staff users see the staff search: its code is fetched when one opens /home.
-const StaffPanel = lazy(() => import(/* webpackChunkName: "staff" */ './staff/StaffPanel').then((m) => ({ default: m.StaffPanel })));
+const StaffPanel = lazy(() =>
+  import(/* webpackChunkName: "staff" */ '../features/staff/components/StaffPanel').then((m) => ({ default: m.StaffPanel })),
+);
 
 const QFF_SUMMARY = { view: 'summary' };
 
 // The three nearest stores: their chunk (with the stores strings) is fetched after the first paint.
 const NearbyStores = lazy(() =>
-  import(/* webpackChunkName: "stores-near" */ '../stores/near').then((m) => ({ default: m.NearbyStoresCard })),
+  import(/* webpackChunkName: "stores-near" */ '../features/stores/components/NearbyStoresCard').then((m) => ({
+    default: m.NearbyStoresCard,
+  })),
 );
 
 // The member's card (barcode, number, last known balance): its chunk is fetched once it is shown.
-const MemberCard = lazy(() => import(/* webpackChunkName: "member-card" */ '../card/MemberCard'));
+const MemberCard = lazy(() => import(/* webpackChunkName: "member-card" */ '../features/card/components/MemberCard'));
 
 // The points summary (balance, tier, expiring points, vouchers, offers): its chunk, with its
 // strings, is fetched once the first screen is drawn; its skeleton keeps the room until then.
-const HomeSummary = lazy(() => import(/* webpackChunkName: "home-summary" */ '../home/HomeSummary'));
+const HomeSummary = lazy(() => import(/* webpackChunkName: "home-summary" */ '../features/home/components/HomeSummary'));
 
 function cardShown(): boolean {
   try {

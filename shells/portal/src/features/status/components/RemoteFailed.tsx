@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { StatusScreen } from './StatusScreen';
-import { retryRemotes } from '../mfe/status';
+import { retryRemotes } from '../../../mfe/status';
 
 export function RemoteFailed() {
   const { t } = useTranslation('shell');

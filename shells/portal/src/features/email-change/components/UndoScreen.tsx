@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, forgetSession, http, isHttpError, screenView, useSearch, type MessageResponse } from '@portal/runtime';
 import { WriteButton } from '@portal/kit/offline';
-import { EmailChangeStrings, EMAIL_CHANGE_NS } from './strings';
+import { EmailChangeStrings, EMAIL_CHANGE_NS } from '../i18n/strings';
 
 type State =
   | { phase: 'ready' | 'undoing' }

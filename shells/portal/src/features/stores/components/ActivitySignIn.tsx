@@ -13,7 +13,7 @@ import {
   type Profile,
 } from '@portal/runtime';
 import { CODE_PATTERN, CodeField } from '@portal/kit/fields';
-import { EMAIL, embedFields } from '../screens/Login';
+import { EMAIL, embedFields } from '../../../lib/sign-in';
 
 /**
  * What a check-in or event sign-up adds to the sign-in request (spec 7, POST /api/auth): the

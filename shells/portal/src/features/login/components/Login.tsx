@@ -5,9 +5,6 @@ import {
   BdiTrans,
   coverHeader,
   http,
-  embedderUrl,
-  isEmbedded,
-  parentOrigin,
   isHttpError,
   navigate,
   screenView,
@@ -21,39 +18,16 @@ import {
   type CodeRequest,
   type MessageResponse,
 } from '@portal/runtime';
-import { safeRedirect } from '../mfe/routes';
-import { clearLinkFailure, linkStore } from '../auth-link';
-import { LanguageChooser } from '../features/login/components/LanguageChooser';
-import { Register } from '../features/login/components/Register';
-import { useCooldown } from '../features/login/hooks/useCooldown';
+import { safeRedirect } from '../../../mfe/routes';
+import { clearLinkFailure, linkStore } from '../../../auth-link';
+import { LanguageChooser } from './LanguageChooser';
+import { Register } from './Register';
+import { useCooldown } from '../hooks/useCooldown';
+import { EMAIL, embedFields } from '../../../lib/sign-in';
 
 type Phase = 'idle' | 'sending' | 'sent' | 'code' | 'register';
 type Channel = 'email' | 'sms';
 
-/**
- * Inside an embedding page the emailed link must open that page (which hands the token to the
- * iframe, where the sign-in completes in the iframe's own storage), so the sign-in request says
- * so: `iFrame` and the partner page's address as `urlPath` — the one its client package gave
- * (`embedder`) when it is on the parent's origin, else document.referrer. The server accepts
- * only addresses on the tenant's allowed origins. No `urlParams`. Outside an iframe: neither.
- */
-export function embedFields(): Pick<AuthRequest, 'iFrame' | 'urlPath'> {
-  if (!isEmbedded()) return {};
-  const given = embedderUrl();
-  const origin = parentOrigin();
-  if (given && origin) {
-    try {
-      if (new URL(given).origin === origin) return { iFrame: true, urlPath: given };
-    } catch {
-      /* not a URL: fall back to the referrer */
-    }
-  }
-  const referrer = typeof document !== 'undefined' ? document.referrer : '';
-  return referrer ? { iFrame: true, urlPath: referrer } : { iFrame: true };
-}
-
-/** What an email address must look like before it is sent (the server has the last word). */
-export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const CODE = /^\d{6}$/;
 
 export function Login() {

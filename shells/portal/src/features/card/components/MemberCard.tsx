@@ -13,8 +13,8 @@ import { createMfeStrings } from '@portal/kit/mfe-strings';
 import { membershipNumber, readMemberRecord, rememberBalance, rememberMember } from '@portal/kit/member-record';
 import { formatNumber } from '@portal/kit/format';
 import { formatDate } from '@portal/kit/dates';
-import { CARD_NS, cardCatalogs } from './i18n/catalogs';
-import { barcodeFormat, cardNumber, groupDigits, isInternalId } from './number';
+import { CARD_NS, cardCatalogs } from '../i18n/catalogs';
+import { barcodeFormat, cardNumber, groupDigits, isInternalId } from '../lib/number';
 
 const Strings = createMfeStrings(CARD_NS, cardCatalogs);
 

@@ -2,10 +2,10 @@
 // load carries none of them.
 import { catalogsFrom } from '@portal/runtime';
 import { createMfeStrings } from '@portal/kit/mfe-strings';
-import en from './i18n/en.json';
+import en from './en.json';
 
 export const EMAIL_CHANGE_NS = 'email-change';
 export const EmailChangeStrings = createMfeStrings(
   EMAIL_CHANGE_NS,
-  catalogsFrom(en, (lang) => import(/* webpackChunkName: "email-change-i18n-[request]" */ `./i18n/${lang}.json`)),
+  catalogsFrom(en, (lang) => import(/* webpackChunkName: "email-change-i18n-[request]" */ `./${lang}.json`)),
 );

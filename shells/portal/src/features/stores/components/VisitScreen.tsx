@@ -1,5 +1,5 @@
 // The location and event pages, one chunk fetched when one is opened, with their strings.
-import { StoresStrings } from './strings';
+import { StoresStrings } from '../i18n/strings';
 import { LocationPage } from './LocationPage';
 import { EventPage } from './EventPage';
 

@@ -2,10 +2,10 @@
 // screens, so the shell's first load carries none of them.
 import { catalogsFrom } from '@portal/runtime';
 import { createMfeStrings } from '@portal/kit/mfe-strings';
-import en from './i18n/en.json';
+import en from './en.json';
 
 export const STORES_NS = 'stores';
 export const StoresStrings = createMfeStrings(
   STORES_NS,
-  catalogsFrom(en, (lang) => import(/* webpackChunkName: "stores-i18n-[request]" */ `./i18n/${lang}.json`)),
+  catalogsFrom(en, (lang) => import(/* webpackChunkName: "stores-i18n-[request]" */ `./${lang}.json`)),
 );

@@ -14,9 +14,9 @@ import { formatNumber } from '@portal/kit/format';
 import { formatCalendarDate, formatDate, useTimeZone } from '@portal/kit/dates';
 import { formatCents } from '@portal/runtime/currency';
 import { contentText } from '@portal/kit/content';
-import { HOME_NS, homeCatalogs } from './i18n/catalogs';
+import { HOME_NS, homeCatalogs } from '../i18n/catalogs';
 import { SummarySkeleton } from './Skeleton';
-import { keep, loadSummary, readKept, type HomeSummary, type KeptSummary } from './summary-data';
+import { keep, loadSummary, readKept, type HomeSummary, type KeptSummary } from '../api/summary-data';
 
 const Strings = createMfeStrings(HOME_NS, homeCatalogs);
 

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { screenView, useStore } from '@portal/runtime';
-import { continueSignIn, continueSignedIn, linkStore } from '../auth-link';
+import { continueSignIn, continueSignedIn, linkStore } from '../../../auth-link';
 
 /**
  * Landing from an emailed sign-in link: nothing is used up until the member taps Continue. A link
