@@ -107,6 +107,8 @@ export function signIn(profileId = 'p_demo') {
 export function resetAll() {
   resetScreens(queryClient, CONFIG);
   resetRestored();
+  // Unsaved edits kept in this tab (kept-draft.ts) belong to the test that left them.
+  sessionStorage.clear();
   // The countries loader itself is tested in the runtime and in countries-lazy.test.tsx.
   countriesStore.set({ countries: COUNTRIES, loaded: true });
 }

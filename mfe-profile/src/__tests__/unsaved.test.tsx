@@ -1,8 +1,9 @@
-// Leaving My Details with unsaved edits (issue 24): a link in the portal asks first, in a dialog
-// that keeps the focus; a reload or closing the tab gets the browser's own question.
+// Leaving My Details with unsaved edits (issue 24): a link in the portal, or the browser's Back,
+// asks first, in a dialog that keeps the focus; a reload or closing the tab gets the browser's own
+// question.
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import type { FetchStub } from '@portal/kit/fetch-stub';
-import type { Profile } from '@portal/runtime';
+import { navigate, type Profile } from '@portal/runtime';
 import { answersWith, backend, renderAt, resetAll } from './fixtures';
 
 let stub: FetchStub;
@@ -74,5 +75,24 @@ describe('unsaved edits on My Details', () => {
     await act(async () => fireEvent.click(screen.getByRole('link', { name: 'My Size' })));
     expect(screen.queryByRole('dialog')).toBeNull();
     await waitFor(() => expect(window.location.pathname).toBe('/size'));
+  });
+
+  it('the browser\'s Back asks too: "Stay" keeps the address and the edits, "Leave" goes back', async () => {
+    await renderAt('/size');
+    await act(async () => navigate('/profile'));
+    await screen.findByRole('heading', { level: 2, name: 'Personal details' });
+    fireEvent.change(field('First name'), { target: { value: 'Danielle' } });
+
+    await act(async () => window.history.back());
+    fireEvent.click(await screen.findByRole('button', { name: 'Stay and keep editing' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(window.location.pathname).toBe('/profile');
+    expect(field('First name').value).toBe('Danielle');
+
+    await act(async () => window.history.back());
+    fireEvent.click(await screen.findByRole('button', { name: 'Leave without saving' }));
+    await waitFor(() => expect(window.location.pathname).toBe('/size'));
+    expect(await screen.findByRole('link', { name: 'My Size', current: 'page' })).toBeInTheDocument();
+    expect(screen.queryByLabelText('First name')).toBeNull();
   });
 });

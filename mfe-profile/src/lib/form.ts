@@ -68,11 +68,12 @@ export function toastSaved(t: (key: string) => string, key = 'form.saved'): void
 /**
  * A form's draft over the saved values. While the member has changed nothing, the draft follows
  * the saved values as they change (the cached profile shown first, then the reloaded one); once
- * they have typed something, nothing overwrites it until they save.
+ * they have typed something, nothing overwrites it until they save. `initial`: the draft to start
+ * from (edits kept from before, see kept-draft.ts) rather than the saved values.
  */
-export function useDraft<T>(base: T, isChanged: (saved: T, draft: T) => boolean) {
+export function useDraft<T>(base: T, isChanged: (saved: T, draft: T) => boolean, initial?: () => T | null) {
   const key = JSON.stringify(base);
-  const [state, setState] = useState({ key, saved: base, draft: base });
+  const [state, setState] = useState(() => ({ key, saved: base, draft: initial?.() ?? base }));
   if (state.key !== key && !isChanged(state.saved, state.draft)) setState({ key, saved: base, draft: base });
   return {
     saved: state.saved,

@@ -11,11 +11,13 @@ interface Asking {
 
 /**
  * While a form holds unsaved edits (`dirty`), leaving asks first: a link in the portal (the tab
- * bar, the sub-navigation, the header) opens "Leave without saving?" (focus on "Stay and keep
- * editing", Escape stays, the focus back on the link), and a reload or closing the tab gets the
- * browser's own question (`beforeunload`). Nothing is asked once the edits are saved or undone.
+ * bar, the sub-navigation, the header) or the browser's Back or Forward (held by the runtime's
+ * router) opens "Leave without saving?" (focus on "Stay and keep editing", Escape stays, the focus
+ * back where it was), and a reload or closing the tab gets the browser's own question
+ * (`beforeunload`). Nothing is asked once the edits are saved or undone. `onLeave`: called when
+ * the member chooses to leave without saving.
  */
-export function UnsavedChangesGuard({ dirty }: { dirty: boolean }) {
+export function UnsavedChangesGuard({ dirty, onLeave }: { dirty: boolean; onLeave?: () => void }) {
   const { t } = useTranslation();
   const id = useId();
   const [asking, setAsking] = useState<Asking | null>(null);
@@ -46,6 +48,7 @@ export function UnsavedChangesGuard({ dirty }: { dirty: boolean }) {
 
   if (!asking) return null;
   const answer = (go: boolean) => {
+    if (go) onLeave?.();
     asking.resolve(go);
     setAsking(null);
   };

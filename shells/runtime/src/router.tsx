@@ -47,17 +47,50 @@ export function useSearch(): string {
   return useSyncExternalStore(subscribe, drawn ? getServerSearch : getSearch, read);
 }
 
+// Each history entry this router makes carries its place in the tab's history (`portalIndex` in
+// history.state), so a Back or Forward (popstate) tells how far it moved: see `onPopState`.
+const INDEX = 'portalIndex';
+/** The place of the entry shown, as far as this router knows. */
+let index = 0;
+/** The address shown (path and query): what a Back or Forward would leave. */
+let here = '';
+
+const addressOf = (l: { pathname: string; search: string }) => `${l.pathname}${l.search}`;
+
+function indexIn(state: unknown): number | null {
+  const value = state && typeof state === 'object' ? (state as Record<string, unknown>)[INDEX] : undefined;
+  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+}
+
+function withIndex(state: unknown, at: number): Record<string, unknown> {
+  return { ...(state && typeof state === 'object' ? state : {}), [INDEX]: at };
+}
+
+/** The shown entry's place, written into it when it has none (the first page, a `#` link). */
+function stamp(): number {
+  const known = indexIn(window.history.state);
+  if (known === null) window.history.replaceState(withIndex(window.history.state, index), '');
+  else index = known;
+  here = addressOf(window.location);
+  return index;
+}
+
 export function navigate(to: string, options: { replace?: boolean } = {}): void {
-  if (options.replace) window.history.replaceState(window.history.state, '', to);
-  else window.history.pushState(window.history.state, '', to);
+  const at = stamp();
+  if (options.replace) window.history.replaceState(withIndex(window.history.state, at), '', to);
+  else {
+    index = at + 1;
+    window.history.pushState(withIndex(window.history.state, at + 1), '', to);
+  }
+  here = addressOf(window.location);
   window.dispatchEvent(new Event(LOCATION_EVENT));
 }
 
 /**
- * Asked before a member's in-app navigation (a `Link`, the tab bar, a sub-nav) leaves the page:
- * answers whether to go. A page with unsaved work registers one while it has some, and asks the
- * member (My Details' "Leave without saving?"). Programmatic navigation (sign-out, an expired
- * session, a redirect) is never held up.
+ * Asked before a member's in-app navigation (a `Link`, the tab bar, a sub-nav, the browser's Back
+ * or Forward) leaves the page: answers whether to go. A page with unsaved work registers one while
+ * it has some, and asks the member (My Details' "Leave without saving?"). Programmatic navigation
+ * (sign-out, an expired session, a redirect) is never held up.
  */
 export type LeaveGuard = (to: string) => boolean | Promise<boolean>;
 const leaveGuards = new Set<LeaveGuard>();
@@ -83,9 +116,112 @@ export function requestNavigation(to: string): void {
     return;
   }
   void (async () => {
-    for (const guard of guards) if (!(await guard(to))) return;
-    navigate(to);
+    if (await leaveAgreed(guards, to)) navigate(to);
   })();
+}
+
+async function leaveAgreed(guards: LeaveGuard[], to: string): Promise<boolean> {
+  for (const guard of guards) if (!(await guard(to))) return false;
+  return true;
+}
+
+// Back and Forward (issue 24). The browser has already moved when popstate comes, so with a leave
+// guard registered a move to another address is held: this listener, added when the runtime loads
+// (before single-spa's, and before any listener single-spa captures), stops the event, moves back
+// to where the member was (history.go by the move's delta, read from the entries' places), asks
+// the guards, and makes the move again once they all agree. Its own two moves are told apart
+// (`restoring`, `goingOn`), so neither asks again: the first is stopped silently, the second
+// reaches the router and single-spa as the member's own Back would. With no guard, or to the same address (a `#`
+// link), nothing changes. An entry with no place known (one made by another pushState) is asked
+// about where it is, and on "Stay" the member's address is put back as a new entry.
+let restoring = 0;
+let goingOn = false;
+let held: { to: string; delta: number } | null = null;
+let asking = false;
+
+function letThrough(): void {
+  index = indexIn(window.history.state) ?? index;
+  here = addressOf(window.location);
+}
+
+function ask(to: string, then: (go: boolean) => void): void {
+  asking = true;
+  void leaveAgreed([...leaveGuards], to).then(
+    (go) => {
+      asking = false;
+      then(go);
+    },
+    () => {
+      asking = false;
+      then(false);
+    },
+  );
+}
+
+function onPopState(event: PopStateEvent): void {
+  // single-spa's own event for a pushState or replaceState: not a move of the member's. An entry
+  // another pushState made (not navigate) gets its place here.
+  const made = (event as PopStateEvent & { singleSpaTrigger?: string }).singleSpaTrigger;
+  if (made) {
+    if (indexIn(window.history.state) === null) {
+      if (made === 'pushState') index++;
+      window.history.replaceState(withIndex(window.history.state, index), '');
+    }
+    letThrough();
+    return;
+  }
+  if (restoring > 0) {
+    restoring--;
+    event.stopImmediatePropagation();
+    index = indexIn(window.history.state) ?? index;
+    if (restoring === 0 && held && !asking) {
+      const { to, delta } = held;
+      ask(to, (go) => {
+        held = null;
+        if (!go) return;
+        goingOn = true;
+        window.history.go(delta);
+      });
+    }
+    return;
+  }
+  if (goingOn) {
+    goingOn = false;
+    letThrough();
+    return;
+  }
+  const to = `${window.location.pathname}${window.location.search}${window.location.hash}`;
+  if (leaveGuards.size === 0 || addressOf(window.location) === here) {
+    letThrough();
+    return;
+  }
+  event.stopImmediatePropagation();
+  const target = indexIn(window.history.state);
+  const delta = target === null ? 0 : target - index;
+  if (delta !== 0) {
+    // Back where the member was first; asked once there (a second Back while asking only comes back).
+    if (!held && !asking) held = { to, delta };
+    restoring++;
+    window.history.go(-delta);
+    return;
+  }
+  if (asking) {
+    // Moved again while asked already, and with no place known: back to the member's address.
+    window.history.pushState(withIndex(null, index), '', here);
+    return;
+  }
+  const from = here;
+  ask(to, (go) => {
+    if (go) {
+      goingOn = true;
+      window.dispatchEvent(new PopStateEvent('popstate', { state: window.history.state }));
+    } else window.history.pushState(withIndex(null, index), '', from);
+  });
+}
+
+if (hasWindow()) {
+  stamp();
+  window.addEventListener('popstate', onPopState);
 }
 
 /** Matches '/rewards/item/:id' style patterns; returns params or null. */

@@ -1,10 +1,11 @@
-import { useMemo, useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { addToast, useConfig } from '@portal/runtime';
+import { addToast, useAuth, useConfig } from '@portal/runtime';
 // Its own shared chunk of the runtime, loaded with this screen only.
 import { findCountry, findState, useCountries } from '@portal/runtime/countries';
 import { SelectField, SubmitButton, TextField } from '@portal/kit/fields';
 import { toastSaved, toastWriteError, useDraft, useServerErrors, type FieldErrors } from '../../../lib/form';
+import { dropDraft, keepDraft, readDraft } from '../../../lib/kept-draft';
 import { checkPhone, loadPhoneLib, phoneRegion } from '../../../lib/phone';
 import { UnsavedChangesGuard } from '../../../lib/unsaved';
 import type { Address, Profile, ProfileUpdate } from '@portal/runtime';
@@ -61,6 +62,25 @@ export function changesOf(saved: Draft, draft: Draft): ProfileUpdate | null {
   const address = Object.fromEntries(Object.entries(draft.address).map(([k, v]) => [k, v.trim()])) as unknown as Address;
   if ((Object.keys(EMPTY_ADDRESS) as (keyof Address)[]).some((k) => address[k] !== saved.address[k])) body.address = address;
   return Object.keys(body).length ? body : null;
+}
+
+/** The edits kept for the member in this tab (kept-draft.ts): what differed from the saved values. */
+type Kept = Partial<Record<Personal, unknown>> & { address?: unknown };
+const FORM = 'details';
+
+/** The saved values with the kept edits over them; null when there are none (or nothing differs). */
+function withKept(base: Draft, kept: Kept | null): Draft | null {
+  if (!kept || typeof kept !== 'object') return null;
+  const next: Draft = { ...base, address: { ...base.address } };
+  for (const key of PERSONAL) {
+    const value = kept[key];
+    if (typeof value === 'string') next[key] = value;
+  }
+  if (kept.address && typeof kept.address === 'object') {
+    for (const [k, v] of Object.entries(kept.address))
+      if (k in EMPTY_ADDRESS && typeof v === 'string') next.address[k as keyof Address] = v;
+  }
+  return changesOf(base, next) ? next : null;
 }
 
 /** A country's name in the page's language (the code where the browser has none). */
@@ -176,13 +196,23 @@ function AddressFields({
  * address, saved with PUT /api/profile. The address's dialog has a form of its own, so the details
  * form comes after it rather than around it. The phone may be written as it is dialled in the
  * member's country (the address's, else the profile's region, else the tenant's default): it is
- * checked with libphonenumber and sent in E.164. Leaving with unsaved edits asks first.
+ * checked with libphonenumber and sent in E.164. Leaving with unsaved edits asks first; edits not
+ * saved when the session ended are kept in this tab and offered again to the same member.
  */
 export function DetailsForm({ profile, readOnly }: { profile: Profile; readOnly: boolean }) {
   const { t, i18n } = useTranslation();
   const { config } = useConfig();
   const { countries } = useCountries();
-  const { saved, draft, setDraft, reset } = useDraft(draftOf(profile), (a, b) => changesOf(a, b) !== null);
+  // Kept edits belong to the signed-in member, and only to the form showing that member's profile.
+  const { profile_id: signedIn } = useAuth();
+  const profileId = !readOnly && signedIn && profile.id === signedIn ? signedIn : null;
+  // Edits the member left unsaved in this tab (their session ended, say): the form starts from them.
+  const [kept, setKept] = useState(() => (profileId ? withKept(draftOf(profile), readDraft<Kept>(FORM, profileId)) : null));
+  const { saved, draft, setDraft, reset } = useDraft(
+    draftOf(profile),
+    (a, b) => changesOf(a, b) !== null,
+    () => kept,
+  );
   const { ref, errors, fromError, show, clear } = useServerErrors<HTMLFormElement>();
   const save = useSaveProfile();
   const [checking, setChecking] = useState(false);
@@ -192,6 +222,24 @@ export function DetailsForm({ profile, readOnly }: { profile: Profile; readOnly:
     config?.general?.defaultCountry ?? undefined,
   );
   const country = countryName(region, i18n.language);
+  const changes = readOnly ? null : changesOf(saved, draft);
+  const unsaved = JSON.stringify(changes);
+
+  // Kept in this tab while there are unsaved edits; gone once there are none (saved, undone).
+  useEffect(() => {
+    if (!profileId) return;
+    if (unsaved === 'null') dropDraft(FORM, profileId);
+    else keepDraft(FORM, profileId, JSON.parse(unsaved));
+  }, [unsaved, profileId]);
+
+  const forget = () => {
+    setKept(null);
+    if (profileId) dropDraft(FORM, profileId);
+  };
+  const discard = () => {
+    reset(draftOf(profile));
+    forget();
+  };
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -219,6 +267,7 @@ export function DetailsForm({ profile, readOnly }: { profile: Profile; readOnly:
       onSuccess: (next) => {
         // What the server kept (e.g. the country as its iso code) becomes the form's new starting point.
         reset(draftOf(next));
+        setKept(null);
         toastSaved(t);
       },
       // The member's input stays as typed; only the messages change.
@@ -243,7 +292,15 @@ export function DetailsForm({ profile, readOnly }: { profile: Profile; readOnly:
     <section className="card" aria-labelledby="details-title">
       <h2 id="details-title">{t('details.title')}</h2>
       <EmailAddress email={profile.email ?? ''} readOnly={readOnly} />
-      <UnsavedChangesGuard dirty={!readOnly && changesOf(saved, draft) !== null} />
+      <UnsavedChangesGuard dirty={changes !== null} onLeave={forget} />
+      {kept && changes && (
+        <div className="card notice" role="status">
+          <p>{t('unsaved.kept')}</p>
+          <button type="button" className="btn btn-secondary" onClick={discard}>
+            {t('unsaved.discard')}
+          </button>
+        </div>
+      )}
       <form ref={ref} onSubmit={(e) => void submit(e)} noValidate aria-labelledby="details-title">
         <fieldset className="fieldset" disabled={readOnly}>
           <div className="form-grid">
