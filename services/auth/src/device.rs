@@ -61,7 +61,7 @@ fn family(s: &str) -> &str {
 
 /// The device a session belongs to, from what `parse` read at sign-in: 16 hex digits.
 pub fn key(browser: &str, os: &str, kind: &str) -> String {
-    let hash = portal_common::token::hash_hex(&format!("{}|{}|{kind}", family(browser), family(os)));
+    let hash = portal_token::hash_hex(&format!("{}|{}|{kind}", family(browser), family(os)));
     hash.chars().take(16).collect()
 }
 

@@ -7,7 +7,7 @@ use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 use portal_common::config::Settings;
 use portal_common::db::Db;
-use portal_common::token::{KeySet, Signer};
+use portal_token::{KeySet, Signer};
 
 pub struct Keys {
     pub signer: Signer,

@@ -58,7 +58,7 @@ pub async fn build(settings: &Settings) -> anyhow::Result<GrpcApp> {
     let refdata = RefdataServiceClient::new(portal_common::grpc::channel(&settings.service_url("refdata")?)?);
     let delivery = Delivery::new(settings, &db)?;
     let public_url = url::Url::parse(&settings.public_url).map_err(|e| anyhow::anyhow!("PORTAL_PUBLIC_URL: {e}"))?;
-    let geo = portal_common::geo::GeoIp::open(settings)?;
+    let geo = portal_geo::GeoIp::open(settings)?;
     let inner = Arc::new(Inner {
         db,
         kv,

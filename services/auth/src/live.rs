@@ -7,7 +7,7 @@ use crate::staff::STAFF_SIGNED_OUT;
 use crate::state::Inner;
 use crate::store::sessions::{self, State};
 use portal_common::identity::Caller;
-use portal_common::token;
+use portal_token as token;
 use std::time::Duration;
 
 impl Inner {

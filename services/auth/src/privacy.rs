@@ -14,9 +14,9 @@ use crate::state::{code_hash, Inner};
 use crate::store::{self, sessions};
 use portal_common::email::Email;
 use portal_common::identity::Caller;
-use portal_common::token;
 use portal_proto::auth::v1 as pb;
 use portal_proto::profile::v1 as profile_pb;
+use portal_token as token;
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
 

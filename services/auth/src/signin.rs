@@ -10,9 +10,9 @@ use crate::redirect::safe_redirect;
 use crate::state::{code_hash, parse_email, Inner};
 use crate::store::{self, sessions};
 use portal_common::email::Email;
-use portal_common::token::{self, Claims};
 use portal_proto::auth::v1 as pb;
 use portal_proto::profile::v1 as profile_pb;
+use portal_token::{self as token, Claims};
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
 

@@ -7,9 +7,9 @@ use crate::state::Inner;
 use crate::store::{self, sessions};
 use portal_common::email::Email;
 use portal_common::identity::Caller;
-use portal_common::token::Actor;
 use portal_proto::auth::v1 as pb;
 use portal_proto::profile::v1 as profile_pb;
+use portal_token::Actor;
 
 pub const STAFF_DEMO_ID: &str = "stf_0000000000000000000000s1";
 /// Longest life of an impersonation token.

@@ -11,9 +11,9 @@ use portal_common::email::Email;
 use portal_common::grpc::Channel;
 use portal_common::identity::Caller;
 use portal_common::kv::Kv;
-use portal_common::token::{self, Actor, Claims};
 use portal_proto::profile::v1::profile_service_client::ProfileServiceClient;
 use portal_proto::refdata::v1::{refdata_service_client::RefdataServiceClient, GetConfigRequest};
+use portal_token::{self as token, Actor, Claims};
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
@@ -29,7 +29,7 @@ pub(crate) struct Inner {
     pub(crate) delivery: Delivery,
     pub(crate) public_url: url::Url,
     /// The approximate place of a sign-in's address, when a GeoIP database is configured.
-    pub(crate) geo: portal_common::geo::GeoIp,
+    pub(crate) geo: portal_geo::GeoIp,
     pub(crate) settings: Settings,
     /// The tenant config from refdata, parsed once per version.
     pub(crate) config: portal_tenant::Cache,

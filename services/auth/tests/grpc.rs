@@ -5,8 +5,8 @@
 //! tests read them.
 use portal_common::grpc::Channel;
 use portal_common::identity::Caller;
+use portal_common::identity::{IMPERSONATION_PRIVACY, IMPERSONATION_READ_ONLY};
 use portal_common::testing::{as_member, as_staff_view, channel, with_caller, Backend, Harness};
-use portal_common::token::{IMPERSONATION_PRIVACY, IMPERSONATION_READ_ONLY};
 use portal_proto::auth::v1::{self as pb, auth_service_client::AuthServiceClient, check_session_response::State};
 use tonic::{Code, Request, Status};
 

@@ -3,8 +3,6 @@
 use tonic::metadata::MetadataMap;
 use tonic::{Request, Status};
 
-use crate::token::{IMPERSONATION_PRIVACY, IMPERSONATION_READ_ONLY};
-
 pub const PID: &str = "x-portal-pid";
 pub const ACTOR: &str = "x-portal-actor";
 pub const TENANT: &str = "x-portal-tenant";
@@ -26,6 +24,12 @@ pub const AUTH_TIME: &str = "x-portal-auth-time";
 pub const RECENT_SIGN_IN_SECS: i64 = 15 * 60;
 /// The `errors.session` value that tells the client to have the member sign in again.
 pub const REAUTHENTICATE_FIELD: &str = "reauthenticate";
+
+/// The answer to any write made with an impersonation token.
+pub const IMPERSONATION_READ_ONLY: &str = "Staff viewing a member's account cannot make changes";
+/// The answer to any privacy-centre call (sessions, export, deletion) made with an impersonation
+/// token, reads included.
+pub const IMPERSONATION_PRIVACY: &str = "Staff viewing an account cannot use the privacy centre";
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Caller {

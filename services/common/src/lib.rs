@@ -1,12 +1,12 @@
 //! What every portal service shares: layered configuration, telemetry, the error conventions
 //! between gRPC and HTTP, the SQL pool (SQLite or PostgreSQL) and the KV store (in-process or
-//! Redis). Each service owns its data; this crate only provides the plumbing.
+//! Redis). Each service owns its data; this crate only provides the plumbing. Features live in
+//! crates of their own (tokens: portal-token; GeoIP and countries: portal-geo), so a service
+//! builds only those it uses.
 pub mod config;
-pub mod countries;
 pub mod db;
 pub mod email;
 pub mod error;
-pub mod geo;
 pub mod grpc;
 pub mod identity;
 pub mod kv;
@@ -18,7 +18,6 @@ pub mod telemetry;
 /// into the services.
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
-pub mod token;
 
 /// Unix seconds as RFC 3339 in UTC (`2026-11-23T14:00:00Z`), the form every REST time takes;
 /// empty when out of range.

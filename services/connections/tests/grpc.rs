@@ -4,8 +4,8 @@
 //! messages of each refusal (the gateway's HTTP tests rely on them).
 use portal_common::error::field_errors;
 use portal_common::grpc::Channel;
+use portal_common::identity::IMPERSONATION_PRIVACY;
 use portal_common::testing::{as_member, as_staff_view, channel, Backend, Harness};
-use portal_common::token::IMPERSONATION_PRIVACY;
 use portal_proto::connections::v1::{self as pb, connections_service_client::ConnectionsServiceClient};
 use std::collections::BTreeMap;
 use tonic::{Code, Status};

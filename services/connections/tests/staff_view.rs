@@ -3,8 +3,8 @@
 //! service itself refuses every write RPC with `PermissionDenied` and the read-only message,
 //! whatever the gateway does. Each write is one the member could make, so without the guard it
 //! would go through.
+use portal_common::identity::IMPERSONATION_READ_ONLY;
 use portal_common::testing::{as_member, as_staff_view, channel, Backend, Harness};
-use portal_common::token::IMPERSONATION_READ_ONLY;
 use portal_proto::connections::v1::{self as pb, connections_service_client::ConnectionsServiceClient};
 use tonic::Code;
 

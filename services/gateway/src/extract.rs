@@ -12,8 +12,8 @@ use axum::http::request::Parts;
 use axum::http::{header, HeaderName, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use portal_common::identity::{Caller, CLIENT_IP, USER_AGENT};
-use portal_common::token::{Claims, TokenError, IMPERSONATION_PRIVACY, IMPERSONATION_READ_ONLY};
+use portal_common::identity::{Caller, CLIENT_IP, IMPERSONATION_PRIVACY, IMPERSONATION_READ_ONLY, USER_AGENT};
+use portal_token::{Claims, TokenError};
 use std::net::SocketAddr;
 use std::sync::Arc;
 

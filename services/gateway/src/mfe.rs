@@ -103,7 +103,7 @@ pub fn parse_manifest(bytes: &[u8]) -> Result<Manifest, ManifestError> {
 /// Stable for a member (every visit, every replica); the tab's name in it spreads the canaries
 /// of different tabs over different members.
 pub fn bucket(remote: &str, profile_id: &str) -> u8 {
-    let hex = portal_common::token::hash_hex(&format!("{remote}:{profile_id}"));
+    let hex = portal_token::hash_hex(&format!("{remote}:{profile_id}"));
     let n = u32::from_str_radix(&hex[..8], 16).expect("SHA-256 hex");
     (n % 100) as u8
 }

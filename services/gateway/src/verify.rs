@@ -13,9 +13,9 @@
 //! signed out.
 use portal_common::grpc::Channel;
 use portal_common::kv::Kv;
-use portal_common::token::{live_key, Claims, KeySet, TokenError, TYPE_SESSION};
 use portal_proto::auth::v1::check_session_response::State;
 use portal_proto::auth::v1::{auth_service_client::AuthServiceClient, CheckSessionRequest, GetVerificationKeysRequest};
+use portal_token::{live_key, Claims, KeySet, TokenError, TYPE_SESSION};
 use quick_cache::sync::Cache;
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};

@@ -3,7 +3,7 @@
 //! (`0400 000 001` in Australia), kept in E.164 (`+61400000001`). The country is the address's,
 //! else the profile's region, else the tenant's `general.defaultCountry` ([`region`]).
 use phonenumber::{country, Mode};
-use portal_common::countries;
+use portal_geo::countries;
 use portal_proto::profile::v1 as pb;
 
 /// The country a number written without `+` is read in: the address's country, else the

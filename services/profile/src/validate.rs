@@ -2,7 +2,7 @@
 //! value or the message shown under the field.
 use crate::rules::{ProfileRules, SizeChart};
 use chrono::{Datelike, NaiveDate};
-use portal_common::countries;
+use portal_geo::countries;
 use portal_proto::profile::v1 as pb;
 use std::collections::BTreeMap;
 

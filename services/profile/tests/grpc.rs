@@ -179,9 +179,9 @@ async fn a_staff_view_reads_but_not_the_privacy_centre(backend: Backend) {
     assert_eq!(b.points, 200);
 
     let e = s.profiles.export_member(as_staff_view(pb::ExportMemberRequest {}, &pid, "stf_1")).await.unwrap_err();
-    assert_eq!((e.code(), e.message()), (Code::PermissionDenied, portal_common::token::IMPERSONATION_PRIVACY));
+    assert_eq!((e.code(), e.message()), (Code::PermissionDenied, portal_common::identity::IMPERSONATION_PRIVACY));
     let e = s.profiles.erase_member(as_staff_view(pb::EraseMemberRequest {}, &pid, "stf_1")).await.unwrap_err();
-    assert_eq!((e.code(), e.message()), (Code::PermissionDenied, portal_common::token::IMPERSONATION_PRIVACY));
+    assert_eq!((e.code(), e.message()), (Code::PermissionDenied, portal_common::identity::IMPERSONATION_PRIVACY));
     let e = s.profiles.erase_member(pb::EraseMemberRequest {}).await.unwrap_err();
     assert_eq!(e.code(), Code::Unauthenticated);
     // Nothing was erased.

@@ -4,8 +4,8 @@
 //! Each write is one the member could make, so without the guard it would go through.
 mod kit;
 
+use portal_common::identity::IMPERSONATION_READ_ONLY;
 use portal_common::testing::{as_member, as_staff_view, Backend};
-use portal_common::token::IMPERSONATION_READ_ONLY;
 use portal_proto::profile::v1 as pb;
 use tonic::Code;
 

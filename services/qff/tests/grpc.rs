@@ -193,10 +193,10 @@ async fn a_staff_view_reads_but_never_writes(backend: Backend) {
     ];
     for w in writes {
         let e = w.unwrap_err();
-        assert_eq!((e.code(), e.message()), (Code::PermissionDenied, portal_common::token::IMPERSONATION_READ_ONLY));
+        assert_eq!((e.code(), e.message()), (Code::PermissionDenied, portal_common::identity::IMPERSONATION_READ_ONLY));
     }
     let e = s.qff.export_member(as_staff_view(pb::ExportMemberRequest {}, &pid, "stf_1")).await.unwrap_err();
-    assert_eq!((e.code(), e.message()), (Code::PermissionDenied, portal_common::token::IMPERSONATION_PRIVACY));
+    assert_eq!((e.code(), e.message()), (Code::PermissionDenied, portal_common::identity::IMPERSONATION_PRIVACY));
     let e = s.qff.erase_member(as_staff_view(pb::EraseMemberRequest {}, &pid, "stf_1")).await.unwrap_err();
     assert_eq!(e.code(), Code::PermissionDenied);
     assert_eq!(s.qff.get_points(pb::GetPointsRequest {}).await.unwrap_err().code(), Code::Unauthenticated);

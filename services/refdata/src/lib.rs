@@ -25,13 +25,13 @@ pub async fn build(settings: &Settings) -> anyhow::Result<GrpcApp> {
     if settings.demo_data {
         store::seed_locations(&db, &settings.tenant).await?;
     }
-    store::note_version(&db, "countries", &portal_common::countries::digest()).await?;
+    store::note_version(&db, "countries", &portal_geo::countries::digest()).await?;
     store::note_version(&db, "locations", &store::locations_digest(&db, &settings.tenant).await?).await?;
     let svc = Refdata {
         db,
         tenant: settings.tenant.clone(),
         config,
-        geo: Arc::new(portal_common::geo::GeoIp::open(settings)?),
+        geo: Arc::new(portal_geo::GeoIp::open(settings)?),
         credit: (settings.geoip_credit.clone().unwrap_or_default(), settings.geoip_credit_url.clone().unwrap_or_default()),
     };
     GrpcApp::bind(settings, "portal.refdata.v1.RefdataService", tonic::service::Routes::new(RefdataServiceServer::new(svc))).await
@@ -44,7 +44,7 @@ struct Refdata {
     /// The tenant file, parsed when it changes.
     config: Arc<tenant_config::Source>,
     /// Where an IP address is, when `PORTAL_GEOIP_DB` names a database.
-    geo: Arc<portal_common::geo::GeoIp>,
+    geo: Arc<portal_geo::GeoIp>,
     /// The database's credit and link (`PORTAL_GEOIP_CREDIT`, `PORTAL_GEOIP_CREDIT_URL`).
     credit: (String, String),
 }
@@ -104,7 +104,7 @@ impl RefdataService for Refdata {
 
 /// Every country with its states, sorted by name, built once from the data package.
 static COUNTRIES: LazyLock<Vec<pb::Country>> = LazyLock::new(|| {
-    use portal_common::countries;
+    use portal_geo::countries;
     let mut all: Vec<pb::Country> = countries::all()
         .iter()
         .map(|c| {

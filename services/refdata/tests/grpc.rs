@@ -143,7 +143,7 @@ async fn a_caller_is_located_by_ip_else_by_default(backend: Backend) {
     // The tenant's default position; by IP where the database knows the address.
     use_tenant(&mut h, &doc);
     let geo = h.path("city.mmdb");
-    std::fs::write(&geo, portal_common::testing::geoip_city_db("203.0.113.0/24", "Sydney", "Australia", "AU", Some((-33.87, 151.21))))
+    std::fs::write(&geo, portal_geo::testing::geoip_city_db("203.0.113.0/24", "Sydney", "Australia", "AU", Some((-33.87, 151.21))))
         .unwrap();
     h.settings.geoip_db = Some(geo.display().to_string());
     h.settings.geoip_credit = Some("Test GeoIP".into());

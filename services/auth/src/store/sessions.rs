@@ -8,7 +8,7 @@
 use super::Result;
 use crate::device;
 use portal_common::db::Db;
-use portal_common::geo::GeoIp;
+use portal_geo::GeoIp;
 use portal_proto::auth::v1 as pb;
 use sqlx::any::AnyRow;
 use sqlx::Row;
@@ -74,7 +74,7 @@ pub async fn record(db: &Db, geo: &GeoIp, s: &NewSession<'_>, origin: &Origin) -
     let dev = origin.user_agent.as_deref().map(device::parse).unwrap_or_default();
     let addr = origin.ip.as_deref().and_then(|ip| ip.parse::<std::net::IpAddr>().ok());
     let place = addr.and_then(|a| geo.place(a)).unwrap_or_default();
-    let ip = addr.map(|a| portal_common::geo::truncate(a).to_string()).unwrap_or_default();
+    let ip = addr.map(|a| portal_geo::truncate(a).to_string()).unwrap_or_default();
     let mut tx = db.begin().await?;
     sqlx::query("DELETE FROM sessions WHERE profile_id = $1 AND expires_at <= $2")
         .bind(s.profile_id)

@@ -133,7 +133,7 @@ async fn staff_viewing_an_account_cannot_use_the_privacy_centre(app: &TestApp) {
     ] {
         let r = app.call(method, &path, Some(&view), body).await;
         assert_error_shape(&r, 403);
-        assert_eq!(r.body["message"], portal_common::token::IMPERSONATION_PRIVACY, "{method} {path}");
+        assert_eq!(r.body["message"], portal_common::identity::IMPERSONATION_PRIVACY, "{method} {path}");
     }
     assert_eq!(app.get("/api/profile", Some(&member)).await.status, 200, "nothing was signed out");
     assert_eq!(sessions(app, &member).await.len(), 1);
@@ -218,7 +218,7 @@ static GEOIP_DB: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::
 async fn a_sessions_place_comes_from_the_geoip_database() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("city.mmdb");
-    std::fs::write(&path, portal_common::testing::geoip_db("203.0.113.0/24", "Melbourne", "Australia")).unwrap();
+    std::fs::write(&path, portal_geo::testing::geoip_db("203.0.113.0/24", "Melbourne", "Australia")).unwrap();
     GEOIP_DB.set(path).unwrap();
     let tweak = |s: &mut portal_common::config::Settings| {
         s.geoip_db = GEOIP_DB.get().map(|p| p.display().to_string());

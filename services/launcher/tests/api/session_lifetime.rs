@@ -3,7 +3,7 @@
 //! every step that needs a recent sign-in), and sign-outs that outlive a restart of the
 //! in-process KV. Each test reproduces the attack it guards against.
 use crate::helpers::{assert_error_shape, payload, spawn_app, Options, TestApp};
-use portal_common::token::live_key;
+use portal_token::live_key;
 use serde_json::json;
 
 crate::both!(

@@ -38,7 +38,7 @@ async fn staff_view_a_member_read_only_and_the_member_sees_it(app: &TestApp) {
     {
         let r = app.call(method, path, Some(&t), Some(json!({}))).await;
         assert_error_shape(&r, 403);
-        assert_eq!(r.body["message"], portal_common::token::IMPERSONATION_READ_ONLY);
+        assert_eq!(r.body["message"], portal_common::identity::IMPERSONATION_READ_ONLY);
     }
     // It cannot be extended or used to impersonate further.
     assert_error_shape(&app.exchange(&t).await, 403);

@@ -56,7 +56,7 @@ async fn a_view_ends_with_the_staff_session_that_opened_it(app: &TestApp) {
         .execute(&app.auth_db().await.pool)
         .await
         .unwrap();
-    app.kv().await.scoped("auth").del(&portal_common::token::live_key(payload(&staff)["jti"].as_str().unwrap())).await.unwrap();
+    app.kv().await.scoped("auth").del(&portal_token::live_key(payload(&staff)["jti"].as_str().unwrap())).await.unwrap();
     assert_error_shape(&app.get("/api/profile", Some(&view)).await, 401);
 }
 

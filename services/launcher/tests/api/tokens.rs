@@ -3,7 +3,7 @@
 use crate::helpers::{assert_error_shape, spawn_app, TestApp};
 use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use base64::Engine;
-use portal_common::token::{Claims, Signer, TYPE_SESSION};
+use portal_token::{Claims, Signer, TYPE_SESSION};
 
 /// Claims naming `jti`: a real session's id, so that only the token itself is at fault.
 fn claims_for(jti: &str, pid: &str, exp: i64) -> Claims {
@@ -85,7 +85,7 @@ mod forge {
     use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
     use base64::Engine;
 
-    pub fn hs256(kid: &str, secret: &[u8], claims: &portal_common::token::Claims) -> String {
+    pub fn hs256(kid: &str, secret: &[u8], claims: &portal_token::Claims) -> String {
         let header = URL_SAFE_NO_PAD.encode(format!(r#"{{"alg":"HS256","typ":"JWT","kid":"{kid}"}}"#));
         let payload = URL_SAFE_NO_PAD.encode(serde_json::to_vec(claims).unwrap());
         let input = format!("{header}.{payload}");

@@ -55,7 +55,7 @@ pub fn digest() -> String {
         }
         h.update([0]);
     }
-    crate::hex(&h.finalize())
+    portal_common::hex(&h.finalize())
 }
 
 #[cfg(test)]

@@ -2,6 +2,11 @@
 //! and `exp`, signed with Ed25519 (`EdDSA`, the only algorithm accepted: `none`, HMAC or any
 //! other `alg` is refused). The header names the key (`kid`); `typ` in the payload tells a
 //! one-time link token from a session token, so neither can stand in for the other.
+//!
+//! A crate of its own so that portal-common stays plumbing: only the services that sign or read
+//! tokens (auth signs them, the gateway verifies them) build the JWT and Ed25519 code. What a
+//! service answers an impersonation token (`IMPERSONATION_READ_ONLY`, `IMPERSONATION_PRIVACY`)
+//! is `portal_common::identity`'s, since every service reads the caller from there.
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
@@ -12,12 +17,6 @@ use std::collections::HashMap;
 
 pub const TYPE_SESSION: &str = "session";
 pub const TYPE_LINK: &str = "link";
-
-/// The answer to any write made with an impersonation token.
-pub const IMPERSONATION_READ_ONLY: &str = "Staff viewing a member's account cannot make changes";
-/// The answer to any privacy-centre call (sessions, export, deletion) made with an impersonation
-/// token, reads included.
-pub const IMPERSONATION_PRIVACY: &str = "Staff viewing an account cannot use the privacy centre";
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Claims {
@@ -145,7 +144,7 @@ pub fn key_id(public: &[u8]) -> String {
 
 /// SHA-256 hex of a value, for storing one-time secrets hashed.
 pub fn hash_hex(v: &str) -> String {
-    crate::hex(&Sha256::digest(v.as_bytes()))
+    portal_common::hex(&Sha256::digest(v.as_bytes()))
 }
 
 /// Public keys accepted for verification, by key id.

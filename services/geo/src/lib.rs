@@ -1,12 +1,24 @@
+//! Where things are, for the services that need it (auth: a session's place; refdata: the
+//! countries list and `/api/geolocation/me`; profile: address and phone checks). A crate of its
+//! own so that portal-common stays plumbing, and only these services build the GeoIP reader
+//! and the ISO 3166 tables.
+//!
 //! Roughly where an IP address is, and no more than that. `GeoIp` reads MaxMind DB city files
 //! (`PORTAL_GEOIP_DB`, comma-separated): MaxMind's GeoLite2/GeoIP2 City layout
 //! (`city.names.en`, `country.names.en`, `location.latitude`) and DB-IP City Lite's flat one
 //! (`city`, `country_code`, `latitude`, `longitude`). Without a database, or for an address it
 //! does not know, there is no answer. `truncate` is what is kept of an address: the IPv4 /24 or
-//! the IPv6 /48, never the host.
-use crate::config::Settings;
+//! the IPv6 /48, never the host. Countries and their subdivisions are [`countries`].
 use anyhow::Context;
+use portal_common::config::Settings;
 use std::net::IpAddr;
+
+pub mod countries;
+/// Helpers for tests only: compiled into a crate's tests through the `testing` feature
+/// (`[dev-dependencies] portal-geo = { workspace = true, features = ["testing"] }`), never into
+/// the services.
+#[cfg(any(test, feature = "testing"))]
+pub mod testing;
 
 /// A database's bytes: mapped from its file (a city database is 60-130 MB; mapped, only the
 /// pages a lookup touches are read, and they are the kernel's page cache, shared and reclaimable)
