@@ -14,6 +14,14 @@ fn not_found(what: &'static str) -> ConnectionsError {
     ConnectionsError::NotFound(what)
 }
 
+/// `what` was not found (for this member) when a write that names it touched no row.
+fn touched(rows: u64, what: &'static str) -> Result<()> {
+    if rows == 0 {
+        return Err(not_found(what));
+    }
+    Ok(())
+}
+
 /// The demo member's connection to the demo shop (`demo_data`), added once.
 pub async fn seed_demo(db_: &Db) -> Result<()> {
     sqlx::query(
@@ -99,9 +107,7 @@ pub async fn rename_connection(db_: &Db, pid: &str, id: &str, name: &str) -> Res
         .await
         .map_err(db("renaming a connection"))?
         .rows_affected();
-    if n == 0 {
-        return Err(not_found("connection"));
-    }
+    touched(n, "connection")?;
     connection(db_, pid, id).await
 }
 
@@ -194,9 +200,7 @@ pub async fn create_list(db_: &Db, pid: &str, connection_id: &str, handle: &str,
         .await
         .map_err(db("creating a list"))?
         .rows_affected();
-    if owned == 0 {
-        return Err(not_found("connection"));
-    }
+    touched(owned, "connection")?;
     let held: i64 = sqlx::query("SELECT COUNT(*) AS n FROM product_lists WHERE connection_id = $1")
         .bind(connection_id)
         .fetch_one(&mut *tx)
@@ -269,9 +273,7 @@ pub async fn add_item(
         .await
         .map_err(db(ctx))?
         .rows_affected();
-    if in_connection == 0 {
-        return Err(not_found("list"));
-    }
+    touched(in_connection, "list")?;
     if let Some(row) = item_by_product(list_id, product, variant).fetch_optional(&mut *tx).await.map_err(db(ctx))? {
         return Ok((item_row(&row), false));
     }
@@ -313,9 +315,7 @@ pub async fn delete_item(db_: &Db, pid: &str, connection_id: &str, list_id: &str
     .await
     .map_err(db("removing a list item"))?
     .rows_affected();
-    if n == 0 {
-        return Err(not_found("list item"));
-    }
+    touched(n, "list item")?;
     Ok(())
 }
 
@@ -357,9 +357,7 @@ pub async fn move_item(
     .map_err(db(ctx))?
     .map(|r| item_row(&r))
     .ok_or_else(|| not_found("list item"))?;
-    if target == 0 {
-        return Err(not_found("list"));
-    }
+    touched(target, "list")?;
     if item.list_id == to_list_id {
         return Ok(item);
     }

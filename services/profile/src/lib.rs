@@ -158,7 +158,8 @@ impl ProfileService for Profiles {
     #[tracing::instrument(skip_all)]
     async fn search_profiles(&self, req: Request<pb::SearchProfilesRequest>) -> Result<Response<pb::SearchProfilesResponse>, Status> {
         let r = req.into_inner();
-        let profiles = store::profiles::search(&self.db, &self.tenant, &r.r#type, r.id.trim()).await?;
+        let region = self.rules().await?.country.clone();
+        let profiles = store::profiles::search(&self.db, &self.tenant, &region, &r.r#type, r.id.trim()).await?;
         Ok(Response::new(pb::SearchProfilesResponse { profiles }))
     }
 

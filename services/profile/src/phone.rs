@@ -24,6 +24,27 @@ pub fn region_of(sent_address: Option<&pb::Address>, current: &pb::Profile, tena
     region(address, &current.region_handle, tenant_default)
 }
 
+/// The digit runs a staff search for a phone number looks for in stored E.164 numbers: the
+/// digits as typed, and, for a number written as dialled in `region` (starting with its national
+/// prefix, `0400 111` in Australia), the same run as it is stored (`61400111`): a member's number
+/// is found however staff write it, in whole or in part.
+pub fn search_runs(typed: &str, region: &str) -> Vec<String> {
+    let digits: String = typed.chars().filter(char::is_ascii_digit).collect();
+    if digits.is_empty() || !typed.chars().all(|c| c.is_ascii_digit() || " +-.()".contains(c)) {
+        return Vec::new();
+    }
+    let mut runs = vec![digits.clone()];
+    if !typed.trim_start().starts_with('+') {
+        let meta = phonenumber::metadata::DATABASE.by_id(region);
+        if let Some((prefix, code)) = meta.and_then(|m| m.national_prefix().map(|p| (p, m.country_code()))) {
+            if let Some(rest) = digits.strip_prefix(prefix).filter(|r| !r.is_empty()) {
+                runs.push(format!("{code}{rest}"));
+            }
+        }
+    }
+    runs
+}
+
 /// An optional phone number in E.164, or the message shown under the field. Spaces, hyphens,
 /// dots and brackets are allowed as written; an empty value removes the number.
 pub fn phone(raw: &str, region: &str) -> Result<String, String> {
@@ -61,6 +82,17 @@ pub fn phone(raw: &str, region: &str) -> Result<String, String> {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_number_as_dialled_at_home_is_searched_as_stored() {
+        assert_eq!(search_runs("0400 111 222", "AU"), ["0400111222", "61400111222"]);
+        assert_eq!(search_runs("0400 111", "AU"), ["0400111", "61400111"], "a part of it");
+        assert_eq!(search_runs("+61 400 111", "AU"), ["61400111"], "written internationally: as typed");
+        assert_eq!(search_runs("111 222", "AU"), ["111222"], "no national prefix: as typed");
+        assert_eq!(search_runs("020 7946 0000", "GB"), ["02079460000", "442079460000"]);
+        assert!(search_runs("Ada", "AU").is_empty());
+        assert!(search_runs("Ada 1", "AU").is_empty(), "only a number is searched as one");
+    }
     use super::*;
 
     #[test]

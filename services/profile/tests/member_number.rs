@@ -119,6 +119,10 @@ async fn staff_find_members_by_part_of_a_number_a_name_or_a_phone(backend: Backe
     assert!(search(&mut client, "member_number", &n[5..]).await.contains(&ada), "the last digits");
     assert!(search(&mut client, "member_number", "Ada").await.is_empty(), "not digits");
     assert_eq!(search(&mut client, "phone", "111 222").await, [ada.as_str()]);
+    assert_eq!(search(&mut client, "phone", "0400 111 222").await, [ada.as_str()], "as dialled in Australia");
+    assert_eq!(search(&mut client, "phone", "0400 111").await, [ada.as_str()], "the start, as dialled in Australia");
+    assert_eq!(search(&mut client, "phone", "+61 400 111 222").await, [ada.as_str()], "in international format");
+    assert!(search(&mut client, "phone", "0500 111 222").await.is_empty(), "another number");
     assert_eq!(search(&mut client, "name", "ADA LOVE").await, [ada.as_str()]);
     assert_eq!(search(&mut client, "email", "ada@").await, [ada.as_str()]);
     assert!(search(&mut client, "name", "%").await.is_empty(), "a wildcard is a character");

@@ -128,7 +128,7 @@ const MIGRATION_STATEMENT_TIMEOUT: &str = "5min";
 /// each statement bounded by [`MIGRATION_LOCK_TIMEOUT`] and [`MIGRATION_STATEMENT_TIMEOUT`].
 async fn migrate_postgres(conn: &mut sqlx::AnyConnection, schema: &str, migrator: &Migrator) -> anyhow::Result<()> {
     let key = format!("portal-migrate:{schema}");
-    sqlx::query("SELECT pg_advisory_lock(hashtext($1))").bind(&key).execute(&mut *conn).await?;
+    take_turn(conn, &key).await?;
     conn.execute(
         format!("SET lock_timeout = '{MIGRATION_LOCK_TIMEOUT}'; SET statement_timeout = '{MIGRATION_STATEMENT_TIMEOUT}'").as_str(),
     )
@@ -137,8 +137,19 @@ async fn migrate_postgres(conn: &mut sqlx::AnyConnection, schema: &str, migrator
     // workaround for `run(&mut conn)`'s "Acquire is not general enough").
     let ran = migrator.run_direct(&mut *conn).await;
     conn.execute("RESET lock_timeout; RESET statement_timeout").await?;
-    sqlx::query("SELECT pg_advisory_unlock(hashtext($1))").bind(&key).execute(&mut *conn).await?;
+    end_turn(conn, &key).await?;
     Ok(ran?)
+}
+
+/// Waits, without a timeout, for the turn named `key` among the replicas doing the same work:
+/// PostgreSQL's session advisory lock, held until [`end_turn`] (or the connection closes).
+async fn take_turn(conn: &mut sqlx::AnyConnection, key: &str) -> sqlx::Result<()> {
+    sqlx::query("SELECT pg_advisory_lock(hashtext($1))").bind(key).execute(conn).await.map(drop)
+}
+
+/// Gives back the turn taken by [`take_turn`] on the same connection.
+async fn end_turn(conn: &mut sqlx::AnyConnection, key: &str) -> sqlx::Result<()> {
+    sqlx::query("SELECT pg_advisory_unlock(hashtext($1))").bind(key).execute(conn).await.map(drop)
 }
 
 /// The pool's size: [`Settings::db_pool_size`], or the backend's default when it is 0.

@@ -40,7 +40,7 @@ impl Db {
         let mut conn = self.pool.acquire().await?;
         let schema: String = sqlx::query("SELECT current_schema()::text AS s").fetch_one(&mut *conn).await?.get("s");
         let key = format!("portal-online-index:{schema}");
-        sqlx::query("SELECT pg_advisory_lock(hashtext($1))").bind(&key).execute(&mut *conn).await?;
+        super::take_turn(&mut conn, &key).await?;
         let built = async {
             for ix in indexes {
                 let valid: Option<bool> = sqlx::query(
@@ -70,7 +70,7 @@ impl Db {
             anyhow::Ok(())
         }
         .await;
-        sqlx::query("SELECT pg_advisory_unlock(hashtext($1))").bind(&key).execute(&mut *conn).await?;
+        super::end_turn(&mut conn, &key).await?;
         built
     }
 }

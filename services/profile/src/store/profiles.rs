@@ -351,8 +351,9 @@ fn like_escape(s: &str) -> String {
 
 /// Staff search, one page at most: by member id or a linked identity such as a frequent-flyer
 /// number (exact), by email or name (any part, in any case; an exact email first), or by any
-/// run of the digits of a member number or phone number. Erased members are never found.
-pub async fn search(db: &Db, tenant: &str, kind: &str, id: &str) -> Result<Vec<pb::ProfileSummary>> {
+/// run of the digits of a member number or phone number (a phone number also as dialled in
+/// `region`, the tenant's default country). Erased members are never found.
+pub async fn search(db: &Db, tenant: &str, region: &str, kind: &str, id: &str) -> Result<Vec<pb::ProfileSummary>> {
     let cols = "p.id, p.email, p.first_name, p.last_name";
     let live = "p.tenant = $1 AND p.erased_at IS NULL";
     // (the query, $2, and $3 when it has one)
@@ -374,10 +375,28 @@ pub async fn search(db: &Db, tenant: &str, kind: &str, id: &str) -> Result<Vec<p
             like_escape(&id.to_lowercase()),
             None,
         ),
-        "member_number" | "phone" => {
-            let Some(digits) = crate::member_number::digits_of(id.trim_start_matches('+')) else { return Ok(Vec::new()) };
-            let col = if kind == "phone" { "p.phone" } else { "p.member_number" };
-            (format!("SELECT {cols} FROM profiles p WHERE {live} AND {col} LIKE '%' || $2 || '%' ORDER BY {col}, p.id"), digits, None)
+        "member_number" => {
+            let Some(digits) = crate::member_number::digits_of(id) else { return Ok(Vec::new()) };
+            (
+                format!(
+                    "SELECT {cols} FROM profiles p WHERE {live} AND p.member_number LIKE '%' || $2 || '%' ORDER BY p.member_number, p.id"
+                ),
+                digits,
+                None,
+            )
+        }
+        "phone" => {
+            let mut runs = crate::phone::search_runs(id, region).into_iter();
+            let Some(typed) = runs.next() else { return Ok(Vec::new()) };
+            let stored = runs.next().unwrap_or_else(|| typed.clone());
+            (
+                format!(
+                    "SELECT {cols} FROM profiles p WHERE {live} AND (p.phone LIKE '%' || $2 || '%' OR p.phone LIKE '%' || $3 || '%')
+                     ORDER BY p.phone, p.id"
+                ),
+                typed,
+                Some(stored),
+            )
         }
         _ => (
             format!(
