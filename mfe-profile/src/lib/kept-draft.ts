@@ -1,4 +1,4 @@
-import { authStore, onSessionChange } from '@portal/runtime';
+import { authStore, forgetDrafts, onSessionChange } from '@portal/runtime';
 
 // Unsaved edits kept for the member in this tab (issue 24): while a form holds some they are in
 // sessionStorage under `draft:<form>:<profile id>`, so a session that ends (its time ran out, or
@@ -8,29 +8,14 @@ import { authStore, onSessionChange } from '@portal/runtime';
 // with "Leave without saving", at an explicit sign-out, and when another account (a staff view
 // too) takes the tab.
 
-const PREFIX = 'draft:';
-
-const keyOf = (form: string, profileId: string) => `${PREFIX}${form}:${profileId}`;
+// The key's form is the runtime's (`draft:`), so an explicit sign-out clears them all.
+const keyOf = (form: string, profileId: string) => `draft:${form}:${profileId}`;
 
 function storage(): Storage | null {
   try {
     return typeof window === 'undefined' ? null : window.sessionStorage;
   } catch {
     return null; // blocked: nothing is kept
-  }
-}
-
-/** Removes every kept draft but those of `keep` (a profile id). */
-export function forgetDrafts(keep: string | null = null): void {
-  const store = storage();
-  if (!store) return;
-  try {
-    const keys = Array.from({ length: store.length }, (_, i) => store.key(i)).filter((k): k is string => !!k?.startsWith(PREFIX));
-    // `draft:<form>:<profile id>`: the id is all after the form's name.
-    const idOf = (key: string) => key.slice(PREFIX.length).split(':').slice(1).join(':');
-    for (const key of keys) if (!keep || idOf(key) !== keep) store.removeItem(key);
-  } catch {
-    /* ignore */
   }
 }
 

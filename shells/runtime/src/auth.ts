@@ -17,6 +17,7 @@ import {
   REWARDS_CACHE_KEY,
   STAFF_SESSION_KEY,
   clearSessionKeys,
+  forgetDrafts,
   readKey,
   removeKey,
   writeKey,
@@ -278,7 +279,8 @@ function revoke(token: string | null): void {
  * cache, loyalty member details, card display flag, mode and impersonation storage; sets loggedOut.
  */
 export function logout(): Promise<void> {
-  return endAfterDelay({ loggedOut: true });
+  // The member chose to leave: nothing they left unsaved stays in the tab (an expiry keeps it).
+  return endAfterDelay({ loggedOut: true }, () => forgetDrafts());
 }
 
 /**

@@ -30,7 +30,7 @@ export {
   onSessionChange,
 } from './auth';
 export { sessionWarningStore, staySignedIn, WARN_MS, type SessionWarning } from './session-warning';
-export { PROFILE_CACHE_KEY, REWARDS_CACHE_KEY, ORDERS_CACHE_KEY, LOYALTY_MEMBER_KEY, CARD_DISPLAY_KEY } from './storage';
+export { PROFILE_CACHE_KEY, REWARDS_CACHE_KEY, ORDERS_CACHE_KEY, LOYALTY_MEMBER_KEY, CARD_DISPLAY_KEY, forgetDrafts } from './storage';
 export { toastStore, addToast, removeToast } from './toasts';
 export { http, toHttpError, isHttpError, UNKNOWN_ERROR } from './http';
 export {

@@ -18,6 +18,13 @@ export const IMPERSONATION_KEY = 'portal.impersonation';
 /** sessionStorage (this tab only): the staff token kept aside while impersonating. */
 export const STAFF_SESSION_KEY = 'portal.staffSession';
 
+/**
+ * sessionStorage (this tab only): unsaved edits a tab keeps for its member across an ended
+ * session, `draft:<form>:<profile id>`. An expiry keeps them; an explicit sign-out removes them
+ * all ([`forgetDrafts`]), whether or not the tab that wrote them has loaded since.
+ */
+export const DRAFT_KEY_PREFIX = 'draft:';
+
 /** What sign-out clears, from both localStorage and sessionStorage. */
 export const SESSION_STORAGE_KEYS = [
   AUTH_KEY,
@@ -70,5 +77,19 @@ export function clearSessionKeys(): void {
   for (const key of SESSION_STORAGE_KEYS) {
     removeKey(key, 'local');
     removeKey(key, 'session');
+  }
+}
+
+/** Removes every kept draft ([`DRAFT_KEY_PREFIX`]) but those of the member `keep`. */
+export function forgetDrafts(keep: string | null = null): void {
+  const store = area('session');
+  if (!store) return;
+  try {
+    const keys = Array.from({ length: store.length }, (_, i) => store.key(i)).filter((k): k is string => !!k?.startsWith(DRAFT_KEY_PREFIX));
+    // `draft:<form>:<profile id>`: the id is all after the form's name.
+    const idOf = (key: string) => key.slice(DRAFT_KEY_PREFIX.length).split(':').slice(1).join(':');
+    for (const key of keys) if (!keep || idOf(key) !== keep) store.removeItem(key);
+  } catch {
+    /* ignore */
   }
 }

@@ -76,7 +76,9 @@ describe('the session ending', () => {
     expect(authStore.get().authenticated).toBe(false);
     expect(screen.getByRole('heading', { name: 'Logged out securely' })).toBeInTheDocument();
     expect(
-      screen.getByText("Your secure visit has expired. Anything you hadn't saved was not kept. Please log in again."),
+      screen.getByText(
+        'Your secure visit has expired. Please log in again: in this tab, your unsaved changes to My Details are kept until you do.',
+      ),
     ).toBeInTheDocument();
     stub.restore();
   });

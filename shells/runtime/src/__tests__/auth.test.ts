@@ -85,6 +85,28 @@ describe('auth store', () => {
     expect(localStorage.getItem('portal.impersonation')).toBeNull();
   });
 
+  it('an explicit sign-out removes every draft kept in the tab; an expiry keeps them', async () => {
+    jest.useFakeTimers();
+    const exp = future();
+    localStorage.setItem('portal.auth', makeToken({ pid: 'p1', exp }));
+    sessionStorage.setItem('draft:details:p1', '{"firstName":"Ada"}');
+    sessionStorage.setItem('portal.other', 'kept');
+    initAuth();
+    expect(checkSession((exp + 1) * 1000)).toBe(false);
+    await jest.advanceTimersByTimeAsync(LOGOUT_DELAY_MS);
+    expect(authStore.get().loggedOut).toBe(true);
+    expect(sessionStorage.getItem('draft:details:p1')).toBe('{"firstName":"Ada"}');
+
+    localStorage.setItem('portal.auth', makeToken({ pid: 'p1', exp: future() }));
+    initAuth();
+    const done = logout();
+    await jest.advanceTimersByTimeAsync(LOGOUT_DELAY_MS);
+    await done;
+    expect(sessionStorage.getItem('draft:details:p1')).toBeNull();
+    expect(sessionStorage.getItem('portal.other')).toBe('kept');
+    sessionStorage.clear();
+  });
+
   it('ends an expired session with the spec toast, then logs out', async () => {
     jest.useFakeTimers();
     const exp = future();
