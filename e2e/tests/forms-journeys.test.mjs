@@ -3,7 +3,8 @@
 // can't be Australian is refused on its field; leaving My Details with unsaved edits asks first
 // (the tab bar, Escape, "Leave without saving", and the browser's question on closing); an order's
 // lines are line totals that add up to its total, a return's negative; a used or expired voucher
-// offers no code to copy.
+// offers no code to copy. Back with unsaved edits asks too, and edits left when a session ends
+// come back to the same member in that tab.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BASE, api, newPage, signIn } from './helpers.mjs';
@@ -148,3 +149,51 @@ for (const { name, lang, viewport, t } of RUNS) {
     },
   );
 }
+
+test('My Details: the browser Back button asks first, and edits left when the session ended come back', { timeout: 120_000 }, async () => {
+  const page = await newPage({ width: 1280, height: 900 });
+  await signIn(page);
+  let token = await page.evaluate(() => localStorage.getItem('portal.auth'));
+  const before = (await api(token, 'GET', '/api/profile')).body;
+  try {
+    // Into My Details from Rewards inside the app, so Back stays in the page.
+    await page.goto(`${BASE}/rewards?lang=en`);
+    await page.locator('nav.tabs a[href="/profile"]').click();
+    await page.waitForURL((u) => u.pathname === '/profile');
+    const first = page.getByLabel('First name', { exact: true });
+    await first.fill('Adaline');
+
+    // Back asks; "Stay" keeps the address and the edit; Back again and "Leave" goes back.
+    const dialog = page.getByRole('dialog', { name: 'Leave without saving?' });
+    await page.evaluate(() => history.back());
+    await dialog.waitFor();
+    await dialog.getByRole('button', { name: 'Stay and keep editing' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    assert.equal(new URL(page.url()).pathname, '/profile');
+    assert.equal(await first.inputValue(), 'Adaline');
+    await page.evaluate(() => history.back());
+    await dialog.getByRole('button', { name: 'Leave without saving' }).click();
+    await page.waitForURL((u) => u.pathname === '/rewards');
+    assert.equal((await api(token, 'GET', '/api/profile')).body.first_name, before.first_name, 'nothing saved');
+
+    // An edit left when the session ends (here: signed out from elsewhere) waits in this tab for
+    // the same member, who is told so and can discard it.
+    await page.locator('nav.tabs a[href="/profile"]').click();
+    await first.fill('Adaline');
+    await page.waitForFunction(() => Object.keys(sessionStorage).some((k) => k.startsWith('draft:details:')));
+    await api(token, 'POST', '/api/auth/logout');
+    page.once('dialog', (d) => d.accept());
+    await page.reload();
+    await page.waitForFunction(() => !localStorage.getItem('portal.auth'));
+    await signIn(page);
+    token = await page.evaluate(() => localStorage.getItem('portal.auth'));
+    await page.goto(`${BASE}/profile?lang=en`);
+    await page.getByText("We kept the changes you hadn't saved.").waitFor();
+    assert.equal(await first.inputValue(), 'Adaline');
+    await page.getByRole('button', { name: 'Discard changes' }).click();
+    await page.waitForFunction(() => !Object.keys(sessionStorage).some((k) => k.startsWith('draft:')));
+    assert.notEqual(await first.inputValue(), 'Adaline');
+  } finally {
+    if (!page.isClosed()) await page.close();
+  }
+});
