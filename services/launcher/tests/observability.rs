@@ -63,6 +63,34 @@ async fn one_trace_spans_the_gateway_and_the_services_it_calls_and_metrics_count
     assert!(count(r#"grpc_client_requests_total{rpc="/portal.profile.v1.ProfileService/GetProfile",code="OK"}"#) >= 1.0, "{text}");
     assert!(text.contains("http_request_duration_seconds_bucket{"), "{text}");
     assert!(text.contains(r#"db_pool_connections{service="profile"}"#), "SQL pool figures: {text}");
+
+    // The airline: a link and a conversion call the partner (counted per call and outcome, the
+    // breaker closed); a reconciler pass measures what it left pending.
+    let linked = app.post("/api/qff/link", Some(&token), serde_json::json!({"qff_number": "1900123456"})).await;
+    assert_eq!(linked.status, 200, "{:?}", linked.body);
+    let converted = app
+        .http
+        .post(app.url("/api/qff/redeem"))
+        .bearer_auth(&token)
+        .header("Idempotency-Key", "observability-1")
+        .json(&serde_json::json!({"points": 1000}))
+        .send()
+        .await
+        .unwrap();
+    assert!(converted.status().is_success(), "{}", converted.status());
+    app.qff().reconcile(portal_proto::qff::v1::ReconcileRequest {}).await.unwrap();
+    let text = reqwest::get(format!("http://{metrics}/metrics")).await.unwrap().text().await.unwrap();
+    let count = |prefix: &str| -> f64 {
+        text.lines().filter(|l| l.starts_with(prefix)).filter_map(|l| l.rsplit(' ').next()?.parse::<f64>().ok()).sum()
+    };
+    let member_calls = text
+        .lines()
+        .filter(|l| l.starts_with(r#"qff_partner_calls_total{call=""#) && l.contains("members") && l.contains(r#"outcome="ok""#));
+    assert!(member_calls.count() >= 1, "the link asked the airline about the member: {text}");
+    assert!(count(r#"qff_partner_calls_total{call="POST credits",outcome="ok"}"#) >= 1.0, "{text}");
+    assert!(text.contains(r#"qff_partner_call_duration_seconds_bucket{call="POST credits""#), "{text}");
+    assert!(text.lines().any(|l| l == "qff_partner_breaker_open 0"), "the breaker closed: {text}");
+    assert!(text.lines().any(|l| l == "qff_pending_oldest_age_seconds 0"), "nothing left pending: {text}");
     app.stop().await;
 }
 

@@ -233,6 +233,7 @@ impl Qff {
         let open = store::open_conversions(&self.db, now - self.reconcile_after_secs, now - STALE_RUNNING_SECS).await?;
         let mut out = pb::ReconcileResponse::default();
         let holder = self.lease.holder();
+        let mut open_oldest = None;
         for c in open {
             // Claim it: of two reconcilers reading the same row, one moves `attempts` on, and none
             // takes a row the other is still settling.
@@ -240,9 +241,22 @@ impl Qff {
             if !store::take(&self.db, &c, holder, now, now + CLAIM_SECS).await? {
                 continue;
             }
+            let before = out.completed + out.failed;
             let settled = self.reconcile_one(&c, &mut out).await;
             store::release(&self.db, &c.id, holder).await?;
             settled?;
+            if out.completed + out.failed == before {
+                open_oldest = Some(open_oldest.map_or(c.created_at, |o: i64| o.min(c.created_at)));
+            }
+        }
+        if portal_common::metrics::enabled() {
+            // How long the oldest conversion still open has waited (0: none): the objective is
+            // that the reconciler settles a pending conversion within the hour.
+            let oldest = open_oldest.map_or(0, |created| (portal_common::now_unix() - created).max(0));
+            metrics::gauge!("qff_pending_oldest_age_seconds").set(oldest as f64);
+            for (result, n) in [("completed", out.completed), ("failed", out.failed)] {
+                metrics::counter!("qff_reconciled_conversions_total", "result" => result).increment(u64::from(n));
+            }
         }
         Ok(out)
     }

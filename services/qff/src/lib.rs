@@ -64,8 +64,12 @@ pub async fn build(settings: &Settings) -> anyhow::Result<GrpcApp> {
         loop {
             tick.tick().await;
             // One replica reconciles per period: the one holding the lease (it renews it each time).
-            if let Err(e) = reconciler.lease.run_if_held(|| reconciler.reconcile_pass()).await {
-                tracing::warn!(error = %e, "taking the reconciler's lease");
+            match reconciler.lease.run_if_held(|| reconciler.reconcile_pass()).await {
+                Ok(Some(())) => {}
+                // Another replica reconciles: what this one last measured is not news any more.
+                Ok(None) if portal_common::metrics::enabled() => metrics::gauge!("qff_pending_oldest_age_seconds").set(0.0),
+                Ok(None) => {}
+                Err(e) => tracing::warn!(error = %e, "taking the reconciler's lease"),
             }
         }
     }))
@@ -125,7 +129,12 @@ impl Qff {
 
     /// One pass of the background reconciler: both reconcilers, what they settled logged.
     async fn reconcile_pass(&self) {
-        match self.reconcile_conversions().await {
+        let conversions = self.reconcile_conversions().await;
+        if portal_common::metrics::enabled() {
+            let outcome = if conversions.is_ok() { "ok" } else { "error" };
+            metrics::counter!("qff_reconcile_runs_total", "outcome" => outcome).increment(1);
+        }
+        match conversions {
             Ok(r) if r.completed + r.failed > 0 => {
                 tracing::info!(completed = r.completed, failed = r.failed, pending = r.pending, "conversions settled")
             }

@@ -48,6 +48,18 @@ pub enum PartnerError {
 }
 
 impl PartnerError {
+    /// The `outcome` label of `qff_partner_calls_total`: what kind of answer (or none) came back.
+    fn outcome(&self) -> &'static str {
+        match self {
+            PartnerError::UnknownMember | PartnerError::NameMismatch | PartnerError::Closed | PartnerError::NoSuchCredit => "refused",
+            PartnerError::Refused(_) => "refused",
+            PartnerError::Timeout => "timeout",
+            PartnerError::Failed(_) => "failed",
+            PartnerError::Unreachable => "unreachable",
+            PartnerError::CircuitOpen => "circuit_open",
+        }
+    }
+
     /// A failure of the partner (counted by the breaker, worth a retry where retrying is safe),
     /// as opposed to an answer.
     pub fn is_failure(&self) -> bool {
@@ -57,6 +69,15 @@ impl PartnerError {
     pub fn is_unavailable(&self) -> bool {
         self.is_failure() || *self == PartnerError::CircuitOpen
     }
+}
+
+/// A partner call's kind, without its ids or version (a metric label): only the path's words of
+/// lowercase letters (our references are `cnv_…`, members' numbers digits),
+/// `/v1/members/1900123456/activity?page=2` → `members/activity`, `/v1/credits/cnv_01h…` → `credits`.
+fn call_name(path: &str) -> String {
+    let path = path.split('?').next().unwrap_or_default();
+    let words = path.split('/').filter(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_lowercase() || c == '-'));
+    words.collect::<Vec<_>>().join("/")
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -188,11 +209,30 @@ impl Partner {
                 other => PartnerError::Refused(other.to_string()),
             })
         };
-        match self.breaker.call_with(|e: &PartnerError| e.is_failure(), call).await {
+        let started = std::time::Instant::now();
+        let answer = match self.breaker.call_with(|e: &PartnerError| e.is_failure(), call).await {
             Ok(v) => Ok(v),
             Err(failsafe::Error::Inner(e)) => Err(e),
             Err(failsafe::Error::Rejected) => Err(PartnerError::CircuitOpen),
+        };
+        self.observe(&method, path, answer.as_ref().err(), started);
+        answer
+    }
+
+    /// The call's metrics: `qff_partner_calls_total{call, outcome}`, the time of those that were
+    /// made (`qff_partner_call_duration_seconds{call}`), and whether the breaker is now open
+    /// (`qff_partner_breaker_open`, 1 or 0): what an operator watching the airline sees.
+    fn observe(&self, method: &reqwest::Method, path: &str, error: Option<&PartnerError>, started: std::time::Instant) {
+        if !portal_common::metrics::enabled() {
+            return;
         }
+        let call = format!("{method} {}", call_name(path));
+        let outcome = error.map_or("ok", PartnerError::outcome);
+        metrics::counter!("qff_partner_calls_total", "call" => call.clone(), "outcome" => outcome).increment(1);
+        if outcome != "circuit_open" {
+            metrics::histogram!("qff_partner_call_duration_seconds", "call" => call).record(started.elapsed().as_secs_f64());
+        }
+        metrics::gauge!("qff_partner_breaker_open").set(if self.permits() { 0.0 } else { 1.0 });
     }
 
     /// A call that is safe to repeat: retried with backoff and jitter when the partner failed
@@ -239,5 +279,18 @@ impl Partner {
     /// The credit posted under `reference`; `NoSuchCredit` when the partner never received it.
     pub async fn credit_status(&self, reference: &str) -> Result<Credit, PartnerError> {
         self.idempotent(reqwest::Method::GET, &format!("/v1/credits/{reference}"), None).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_call_is_named_without_its_ids() {
+        assert_eq!(call_name("/v1/members/1900123456/activity?page=2&per_page=20"), "members/activity");
+        assert_eq!(call_name("/v1/members/1900123456"), "members");
+        assert_eq!(call_name("/v1/credits/cnv_01hx3k9"), "credits");
+        assert_eq!(call_name("/v1/members/verify"), "members/verify");
     }
 }
