@@ -16,7 +16,9 @@
 #      against every service as its own process (deploy/run-split.sh) on PostgreSQL and Redis
 #  5b. the core journeys in Firefox ESR and WebKitGTK, both at once (e2e/engines/run.sh)
 #   6. Lighthouse (mobile; its CPU slowdown lowered on a slow host) on / and /home: fails
-#      below its targets (tools/lighthouse.sh)
+#      below its targets (tools/lighthouse.sh); then a real Prometheus scrapes the portal (with
+#      DATABASE_URL and REDIS_URL: the split stack under the k6 journeys) and every dashboard
+#      query and recording rule returns data (deploy/observability/check-live.sh)
 #   7. faults, when DATABASE_URL and REDIS_URL are set: the split topology under k6 load loses
 #      the profile service, then its own Redis, for 10 s each (deploy/faults/run.sh)
 #   8. git status is what it was before the run: nothing rewrote a tracked file (a lock file)
@@ -184,8 +186,12 @@ f=$(grep -c '^not ok - ' "$logs/lighthouse.log")
 [ "$lh_rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
 add "$p" "$f"
 
-section "observability: the dashboard's queries and the recording rules against a real Prometheus"
-PORTAL_BIN=./target/debug/portal bash deploy/observability/check-live.sh 2>&1 | tee "$logs/observability.log"
+# With PostgreSQL and Redis: the split stack, every process its own scrape job, under the k6
+# member journeys; without: the one-process portal under a few calls.
+topology=embedded
+[ -n "${DATABASE_URL:-}" ] && [ -n "${REDIS_URL:-}" ] && topology=split
+section "observability: the dashboard's queries and the recording rules against a real Prometheus scraping the $topology stack"
+TOPOLOGY=$topology PORTAL_BIN=./target/debug/portal bash deploy/observability/check-live.sh 2>&1 | tee "$logs/observability.log"
 obs_rc=${PIPESTATUS[0]}
 read -r p f < <(grep -E '^[0-9]+ passed, [0-9]+ failed' "$logs/observability.log" | tail -1 | awk '{ print $1, $3 }')
 p=${p:-0}; f=${f:-0}

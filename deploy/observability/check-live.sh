@@ -12,7 +12,8 @@
 # TOPOLOGY=split: the split stack instead (deploy/run-split.sh: the gateway and every service its
 # own process, on PostgreSQL and Redis at DATABASE_URL and REDIS_URL, fresh schemas), each
 # process scraped as its own job, portal-<name>, as deploy/observability/prometheus.yml names them
-# in Kubernetes.
+# in Kubernetes; and the k6 member journeys (deploy/k6/journeys.js) run against it for
+# K6_DURATION (default 10s) while Prometheus scrapes, when k6 is installed.
 #
 # Needs prometheus (`apt-get install -y prometheus`), curl and python3.
 # DASHBOARD=path: another dashboard JSON. KEEP_WORK=1: keep the logs, config and TSDB.
@@ -136,12 +137,30 @@ expect "POST /api/profile/rewards/redeem" 201 "$(call POST /api/profile/rewards/
 expect "POST /api/qff/link" 200 "$(call POST /api/qff/link '{"qff_number":"1900123456","last_name":"Demo"}' "$token")"
 expect "POST /api/qff/redeem" "200|202" "$(call POST /api/qff/redeem '{"points":1000}' "$token" "Idempotency-Key: live-$$-2")"
 
-# Wait until Prometheus holds the traffic (the conversion, the last call), then two more scrapes.
-for _ in $(seq 1 30); do
-  n=$(curl -s "$prom/api/v1/query" --data-urlencode 'query=count(http_requests_total{route="/api/qff/redeem"})' |
-    python3 -c 'import json,sys; r=json.load(sys.stdin)["data"]["result"]; print(r[0]["value"][1] if r else 0)')
-  [ "$n" != 0 ] && break
-  sleep 1
+# Split: the k6 member journeys (deploy/k6/journeys.js) run against the stack for K6_DURATION
+# while Prometheus scrapes it, as an operator's dashboard sees real traffic. Their thresholds are
+# k6's own business (deploy/k6/run.sh); here they are traffic, and it must reach Prometheus.
+k6_route=""
+if [ -n "$schemas" ] && command -v k6 >/dev/null; then
+  profile_grpc=$(grep -o 'profile=[0-9.:]*' "$work/portal.log" | head -1 | cut -d= -f2)
+  k6_rc=0
+  BASE="$base" PROFILE_GRPC="$profile_grpc" DURATION="${K6_DURATION:-10s}" REPORT="$work/k6-report.html" \
+    bash deploy/k6/run.sh > "$work/k6.log" 2>&1 || k6_rc=$?
+  echo "k6 journeys for ${K6_DURATION:-10s} against the split stack (exit $k6_rc):" \
+    "$(grep -oE 'http_reqs\.*: [0-9]+' "$work/k6.log" | grep -oE '[0-9]+$' || echo no) requests"
+  # Only the journeys change comms preferences: their traffic, seen by Prometheus.
+  k6_route='/api/profile/attributes/comms'
+fi
+
+# Wait until Prometheus holds the traffic (the conversion, the last call; k6's), then two more scrapes.
+for route in /api/qff/redeem $k6_route; do
+  for _ in $(seq 1 30); do
+    n=$(curl -s "$prom/api/v1/query" --data-urlencode "query=count(http_requests_total{route=\"$route\"})" |
+      python3 -c 'import json,sys; r=json.load(sys.stdin)["data"]["result"]; print(r[0]["value"][1] if r else 0)')
+    [ "$n" != 0 ] && break
+    sleep 1
+  done
+  expect "Prometheus holds the traffic on $route" '[1-9][0-9]*' "$n"
 done
 sleep 3
 
