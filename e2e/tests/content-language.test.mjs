@@ -5,8 +5,7 @@
 // (docs/screens/rewards-ar-phone.png, offers-ar-phone.png).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import path from 'node:path';
-import { BASE, newPage, signIn } from './helpers.mjs';
+import { BASE, newPage, shoot, signIn } from './helpers.mjs';
 
 /** The English of the demo content (config/tenant.json) that must not show on an Arabic page. */
 const DEMO_ENGLISH = [
@@ -34,11 +33,6 @@ function englishLeft(page) {
     const text = document.body.innerText;
     return words.filter((w) => new RegExp(`(^|[^A-Za-z])${w.replace(/[$]/g, '\\$&')}([^A-Za-z]|$)`).test(text));
   }, DEMO_ENGLISH);
-}
-
-async function shoot(page, name) {
-  const dir = process.env.E2E_SCREENS;
-  if (dir) await page.screenshot({ path: path.join(dir, name), fullPage: true });
 }
 
 test('Rewards and Offers in Arabic on a phone: the tenant’s content and the title in Arabic', async () => {

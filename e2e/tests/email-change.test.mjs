@@ -7,13 +7,12 @@
 // on the new screens. Members of their own (registered here), so the demo members keep their
 // addresses for the other suites.
 //
-// E2E_SHOTS=<dir>: also saves screenshots of the new screens there (phone, English and Arabic).
+// E2E_SCREENS=<dir>: also saves screenshots of the new screens there (phone, English and Arabic).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { BASE, api, latestEmail, newPage, signIn } from './helpers.mjs';
+import { BASE, api, latestEmail, newPage, shoot, signIn } from './helpers.mjs';
 
 const require = createRequire(import.meta.url);
 const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -73,15 +72,6 @@ async function noViolations(page, screen) {
   assert.deepEqual(await axe(page), [], `axe on ${screen}`);
 }
 
-/** A screenshot for looking at, when E2E_SHOTS names a directory. */
-async function shot(page, name) {
-  const dir = process.env.E2E_SHOTS;
-  if (!dir) return;
-  mkdirSync(dir, { recursive: true });
-  await page.waitForTimeout(250);
-  await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: false });
-}
-
 /** Nothing wider than the viewport, and nothing in the open dialog wider than the dialog. */
 async function assertNoOverflow(page, where) {
   const found = await page.evaluate(() => {
@@ -132,7 +122,7 @@ test(
     const dialog = a.getByRole('dialog', { name: 'Change your email address' });
     await dialog.waitFor();
     assert.equal(await a.evaluate(() => document.activeElement?.getAttribute('type')), 'email', 'the new address has the focus');
-    await shot(a, 'en-1-change-dialog');
+    await shoot(a, 'email-change-en-1-change-dialog.png', { fullPage: false });
     await noViolations(a, 'the change dialog');
     await assertNoOverflow(a, 'the change dialog (en)');
 
@@ -140,7 +130,7 @@ test(
     await dialog.getByLabel('New email address').fill(OLD.toUpperCase());
     await dialog.getByRole('button', { name: 'Send code' }).click();
     await dialog.getByRole('alert').filter({ hasText: "That's already your email address" }).waitFor();
-    await shot(a, 'en-2-change-dialog-error');
+    await shoot(a, 'email-change-en-2-change-dialog-error.png', { fullPage: false });
     await noViolations(a, 'the change dialog with a refused address');
 
     const sent = Date.now() - 1000;
@@ -154,7 +144,7 @@ test(
       'one-time-code',
       'the code field has the focus',
     );
-    await shot(a, 'en-3-code-step');
+    await shoot(a, 'email-change-en-3-code-step.png', { fullPage: false });
     await noViolations(a, 'the code step');
     // Nothing has changed until the code is confirmed.
     assert.equal((await api(tokenA, 'GET', '/api/profile')).body.email, OLD);
@@ -177,7 +167,7 @@ test(
     await done.getByText('You now sign in with this address:').waitFor();
     await done.getByText(NEW, { exact: true }).waitFor();
     await done.getByText('Your other devices have been signed out.').waitFor();
-    await shot(a, 'en-4-done');
+    await shoot(a, 'email-change-en-4-done.png', { fullPage: false });
     await noViolations(a, 'the change done');
     await done.getByRole('button', { name: 'Done' }).click();
     await emailGroup(a).getByText(NEW).waitFor();
@@ -202,13 +192,13 @@ test(
     await c.goto(notice.link);
     await c.getByRole('heading', { name: 'Undo the change of your email address', level: 1 }).waitFor();
     await c.getByText('Everyone using your account is signed out, on every device.').waitFor();
-    await shot(c, 'en-5-undo');
+    await shoot(c, 'email-change-en-5-undo.png', { fullPage: false });
     await noViolations(c, 'the undo screen');
     assert.equal((await api(tokenA, 'GET', '/api/profile')).body.email, NEW, 'opening the link changes nothing');
     await c.getByRole('button', { name: 'Undo the change' }).click();
     await c.getByRole('heading', { name: 'Your email address is back', level: 1 }).waitFor();
     await c.getByText(/Your sign-in address is c\*\*\*@example\.com again/).waitFor();
-    await shot(c, 'en-6-undone');
+    await shoot(c, 'email-change-en-6-undone.png', { fullPage: false });
     await noViolations(c, 'the undo screen, done');
 
     // Every session has ended: A's too (its next page ends on the Logged out screen, which says
@@ -256,21 +246,21 @@ test('the change dialog in Arabic on a phone: right to left, nothing wider than 
   await page.goto(`${BASE}/profile?lang=ar`);
   await page.waitForFunction(() => document.documentElement.dir === 'rtl' && document.documentElement.lang === 'ar');
   await page.getByRole('heading', { name: 'البيانات الشخصية', level: 2 }).waitFor();
-  await shot(page, 'ar-0-my-details');
+  await shoot(page, 'email-change-ar-0-my-details.png', { fullPage: false });
   await page.getByRole('button', { name: 'تغيير البريد الإلكتروني' }).click();
   const dialog = page.getByRole('dialog', { name: 'تغيير عنوان بريدك الإلكتروني' });
   await dialog.waitFor();
   assert.equal(await dialog.evaluate((d) => getComputedStyle(d).direction), 'rtl');
   // The address typed reads left to right inside the right-to-left dialog.
   assert.equal(await dialog.getByLabel('عنوان البريد الإلكتروني الجديد').evaluate((i) => getComputedStyle(i).direction), 'ltr');
-  await shot(page, 'ar-1-change-dialog');
+  await shoot(page, 'email-change-ar-1-change-dialog.png', { fullPage: false });
   await assertNoOverflow(page, 'the change dialog (ar)');
   await noViolations(page, 'the change dialog (ar)');
 
   await dialog.getByLabel('عنوان البريد الإلكتروني الجديد').fill('ليس عنوانا');
   await dialog.getByRole('button', { name: 'إرسال الرمز' }).click();
   await dialog.getByRole('alert').filter({ hasText: 'أدخل عنوان بريد إلكتروني صالحًا' }).waitFor();
-  await shot(page, 'ar-2-change-dialog-error');
+  await shoot(page, 'email-change-ar-2-change-dialog-error.png', { fullPage: false });
   await assertNoOverflow(page, 'the change dialog with an error (ar)');
 
   const sent = Date.now() - 1000;
@@ -278,7 +268,7 @@ test('the change dialog in Arabic on a phone: right to left, nothing wider than 
   await dialog.getByRole('button', { name: 'إرسال الرمز' }).click();
   const codeStep = page.getByRole('dialog', { name: 'أدخل الرمز' });
   await codeStep.waitFor();
-  await shot(page, 'ar-3-code-step');
+  await shoot(page, 'email-change-ar-3-code-step.png', { fullPage: false });
   await assertNoOverflow(page, 'the code step (ar)');
   await noViolations(page, 'the code step (ar)');
   const code = codeIn(await latestEmail(NEW, { after: sent }));
@@ -286,7 +276,7 @@ test('the change dialog in Arabic on a phone: right to left, nothing wider than 
   await codeStep.getByRole('button', { name: 'تأكيد العنوان الجديد' }).click();
   const done = page.getByRole('dialog', { name: 'تم تغيير البريد الإلكتروني' });
   await done.waitFor();
-  await shot(page, 'ar-4-done');
+  await shoot(page, 'email-change-ar-4-done.png', { fullPage: false });
   await assertNoOverflow(page, 'the change done (ar)');
   await noViolations(page, 'the change done (ar)');
   await done.getByRole('button', { name: 'تم' }).click();
@@ -298,12 +288,12 @@ test('the change dialog in Arabic on a phone: right to left, nothing wider than 
   await other.goto(`${notice.link}&lang=ar`);
   await other.waitForFunction(() => document.documentElement.dir === 'rtl');
   await other.getByRole('heading', { name: 'التراجع عن تغيير بريدك الإلكتروني', level: 1 }).waitFor();
-  await shot(other, 'ar-5-undo');
+  await shoot(other, 'email-change-ar-5-undo.png', { fullPage: false });
   await assertNoOverflow(other, 'the undo screen (ar)');
   await noViolations(other, 'the undo screen (ar)');
   await other.getByRole('button', { name: 'التراجع عن التغيير' }).click();
   await other.getByRole('heading', { name: 'عاد عنوان بريدك الإلكتروني', level: 1 }).waitFor();
-  await shot(other, 'ar-6-undone');
+  await shoot(other, 'email-change-ar-6-undone.png', { fullPage: false });
   await noViolations(other, 'the undo screen, done (ar)');
   assert.deepEqual(page.errors, []);
   assert.deepEqual(other.errors, []);
@@ -336,7 +326,7 @@ test(
     await item.waitFor();
     for (const label of ['Viewing since', 'Last active', 'Ends by']) await item.getByText(label, { exact: true }).waitFor();
     await section.scrollIntoViewIfNeeded();
-    await shot(page, 'en-7-staff-view');
+    await shoot(page, 'email-change-en-7-staff-view.png', { fullPage: false });
     await noViolations(page, 'the privacy centre with a staff view');
 
     await item.getByRole('button', { name: 'End this view (Sam Staff)' }).click();
@@ -365,7 +355,7 @@ test('an already-used sign-in link opened while signed in keeps the session and 
   await page.getByRole('button', { name: 'Continue' }).click();
   await page.getByRole('heading', { name: "You're already signed in", level: 1 }).waitFor();
   await page.getByText("This sign-in link has already been used or has expired. You're still signed in.").waitFor();
-  await shot(page, 'en-8-link-kept');
+  await shoot(page, 'email-change-en-8-link-kept.png', { fullPage: false });
   await noViolations(page, 'a used sign-in link while signed in');
   assert.equal(await token(page), held, 'the session stays');
   assert.equal((await api(held, 'GET', '/api/profile')).status, 200);

@@ -4,11 +4,9 @@
 // must read "−1 × …" (the sign before the digits), never "1- × …".
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import os from 'node:os';
-import { BASE, newPage, signIn } from './helpers.mjs';
+import { BASE, newPage, shoot, signIn } from './helpers.mjs';
 
-// Where the screenshots go (to look at them): E2E_SCREENSHOTS, else the temporary directory.
-const SHOTS = process.env.E2E_SCREENSHOTS ?? os.tmpdir();
+// With E2E_SCREENS=<dir>, screenshots to look at are written there.
 const ARABIC = '[\\u0600-\\u06ff]+';
 /** The kit's `date` style in Arabic: "24 نوفمبر 2026" (Western digits). */
 const DATE = new RegExp(`\\d{1,2} ${ARABIC} \\d{4}`);
@@ -65,7 +63,7 @@ test('My Orders in Arabic: one date style down the list, and a return reads "−
   const nameBox = await line.locator('.order-item__name bdi').first().boundingBox();
   const quantityBox = await quantity.boundingBox();
   assert.ok(quantityBox.x + quantityBox.width <= nameBox.x + 1, 'the quantity left of the name');
-  await page.screenshot({ path: `${SHOTS}/formats-orders-ar-390.png`, fullPage: true });
+  await shoot(page, 'formats-orders-ar-390.png');
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
@@ -91,11 +89,8 @@ test('Rewards in Arabic: the points history in one date style, the points with t
   for (const s of shown) assert.match(s, /^(?:[+\u2212]\d[\d,]*|0)$/, `a signed number: ${shown.join(' | ')}`);
   const drawn = await signBeforeDigits(signed.first());
   assert.ok(drawn.sign < drawn.digit, `the sign is drawn before (left of) the digits: ${JSON.stringify(drawn)}`);
-  await page
-    .locator('.ledger')
-    .first()
-    .screenshot({ path: `${SHOTS}/formats-history-ar-390.png` });
-  await page.locator('.expiring').screenshot({ path: `${SHOTS}/formats-expiring-ar-390.png` });
+  await shoot(page.locator('.ledger').first(), 'formats-history-ar-390.png');
+  await shoot(page.locator('.expiring'), 'formats-expiring-ar-390.png');
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
@@ -114,7 +109,7 @@ test('The same pages in English on a desktop: the same styles', { timeout: 120_0
     .locator('.order-item__name')
     .filter({ hasText: /× \u22121$/ })
     .waitFor();
-  await page.screenshot({ path: `${SHOTS}/formats-orders-en-1280.png`, fullPage: true });
+  await shoot(page, 'formats-orders-en-1280.png');
 
   await page.goto(`${BASE}/rewards`);
   await page.locator('.ledger__entry').first().waitFor();
@@ -122,11 +117,8 @@ test('The same pages in English on a desktop: the same styles', { timeout: 120_0
     assert.match(issued, /^\d{1,2} [A-Z][a-z]{2,3} \d{4}$/);
   }
   for (const line of await page.locator('.expiring__list li').allTextContents()) assert.match(line, / on \d{1,2} [A-Z][a-z]{2,3} \d{4}$/);
-  await page
-    .locator('.ledger')
-    .first()
-    .screenshot({ path: `${SHOTS}/formats-history-en-1280.png` });
-  await page.locator('.expiring').screenshot({ path: `${SHOTS}/formats-expiring-en-1280.png` });
+  await shoot(page.locator('.ledger').first(), 'formats-history-en-1280.png');
+  await shoot(page.locator('.expiring'), 'formats-expiring-en-1280.png');
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

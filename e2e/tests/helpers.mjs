@@ -111,3 +111,18 @@ export function tree(dir) {
   walk(dir);
   return out;
 }
+
+/**
+ * A screenshot to look at, written only when E2E_SCREENS names a directory (the README's
+ * docs/screens come from such a run): of a page (`fullPage`: all of it) or of one element (a
+ * locator); `name` is the file's name.
+ */
+export async function shoot(target, name, { fullPage = true } = {}) {
+  const dir = process.env.E2E_SCREENS;
+  if (!dir) return;
+  fs.mkdirSync(dir, { recursive: true });
+  // Dialogs and steps fade in: let them finish.
+  await new Promise((r) => setTimeout(r, 250));
+  const file = path.join(dir, name);
+  await (typeof target.goto === 'function' ? target.screenshot({ path: file, fullPage }) : target.screenshot({ path: file }));
+}

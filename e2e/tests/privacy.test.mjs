@@ -8,7 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs/promises';
-import { BASE, api, latestEmail, newPage, recordAnalytics, signIn } from './helpers.mjs';
+import { BASE, api, latestEmail, newPage, recordAnalytics, shoot, signIn } from './helpers.mjs';
 
 const stamp = Date.now();
 const EMAIL = `privacy.${stamp}@example.com`;
@@ -236,8 +236,8 @@ test(
     await phone.goto(`${BASE}/profile?lang=ar`);
     await phone.getByRole('heading', { name: 'تم تسجيل الخروج من جهاز آخر' }).waitFor();
     await phone.getByText('تم تسجيل خروجك من جهاز آخر').first().waitFor();
-    await phone.screenshot({ path: `${process.env.E2E_SHOTS ?? '/tmp'}/signed-out-elsewhere-ar-390.png` });
-    await desktop.screenshot({ path: `${process.env.E2E_SHOTS ?? '/tmp'}/devices-en-1280.png` });
+    await shoot(phone, 'signed-out-elsewhere-ar-390.png', { fullPage: false });
+    await shoot(desktop, 'devices-en-1280.png', { fullPage: false });
     for (const p of [phone, desktop]) assert.deepEqual(p.errors, []);
     for (const p of [phone, desktop]) await p.context().close();
   },
@@ -266,7 +266,7 @@ test('two minutes before the idle end a warning keeps the focus on the form; Sta
     'the focus stays in the form',
   );
   assert.match(await field.inputValue(), / draft$/);
-  await page.screenshot({ path: `${process.env.E2E_SHOTS ?? '/tmp'}/session-warning-en-390.png` });
+  await shoot(page, 'session-warning-en-390.png', { fullPage: false });
   await page.getByRole('button', { name: 'Stay signed in' }).click();
   await warning.waitFor({ state: 'detached' });
   assert.match(await field.inputValue(), / draft$/, 'what was typed stays');

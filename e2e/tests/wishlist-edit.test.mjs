@@ -2,10 +2,11 @@
 // Arabic: a purchase put on the wish list from My Orders, a new list made on the wish list page,
 // the item moved to it and then removed; back in My Orders the purchase can be added again (the
 // link from the order follows the list item). The item's name opens the product in the shop (the
-// tenant's `components.connections` URL patterns).
+// tenant's `components.connections` URL patterns). With E2E_SCREENS=<dir>, the page with both
+// lists is written there (docs/screens/wishlist-en.png, wishlist-ar.png).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, newPage, signIn } from './helpers.mjs';
+import { BASE, newPage, shoot, signIn } from './helpers.mjs';
 
 const TEXT = {
   en: {
@@ -87,6 +88,7 @@ for (const lang of ['en', 'ar']) {
       assert.equal(await wish.getByRole('listitem').filter({ hasText: 'Canvas belt' }).count(), 0);
       assert.ok(await noSidewaysScroll(page), 'no sideways scroll on a phone');
       assert.equal(await page.locator('html').getAttribute('dir'), lang === 'ar' ? 'rtl' : 'ltr');
+      await shoot(page, `wishlist-${lang}.png`);
 
       // Removed: gone from the page, also after a reload.
       const removed = page.waitForResponse((r) => r.request().method() === 'DELETE');
