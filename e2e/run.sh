@@ -47,7 +47,8 @@ if [ "${E2E_TOPOLOGY:-embedded}" = split ]; then
   # the airline, stores, the native wrapper's token swap). The tests of the pages alone (axe,
   # keyboard, offline, the prerendered pages, the service worker's update, tabs, embedding, a
   # remote deployed alone) ran against the embedded default; E2E_ONLY still picks any files.
-  E2E_ONLY=${E2E_ONLY:-"tests/signin.test.mjs tests/session.test.mjs tests/email-change.test.mjs tests/profile.test.mjs tests/privacy.test.mjs tests/rewards.test.mjs tests/orders.test.mjs tests/qff.test.mjs tests/stores.test.mjs tests/native.test.mjs"}
+  # (e2e/split.list names them, one a line.)
+  E2E_ONLY=${E2E_ONLY:-$(grep -v '^#' e2e/split.list | tr '\n' ' ')}
   export E2E_ONLY
   schemas="e2e$(date +%s)$$_"
   env "${common[@]}" PORTAL_BIN="$PORTAL_BIN" QFF_SANDBOX_PORT="$sandbox_port" PORTAL_SCHEMA_PREFIX="$schemas" \

@@ -11,7 +11,8 @@
 #   4. deploy/: the Kubernetes overlays render and validate offline and fit the connection
 #      budget; the Dockerfiles' files exist; the alert rules and their routing check; the
 #      migrations: shipped ones unchanged, new ones safe for a rolling deploy (squawk)
-#   5. e2e: the built portal on a free port with fresh embedded storage, driven by Chromium;
+#   5. e2e: the built portal on a free port with fresh embedded storage, driven by Chromium, the
+#      files in three shards at once, each with a portal of its own (e2e/shards.sh);
 #      then, when DATABASE_URL and REDIS_URL are set, the journeys that reach the services
 #      against every service as its own process (deploy/run-split.sh) on PostgreSQL and Redis
 #  5b. the core journeys in Firefox ESR and WebKitGTK, both at once (e2e/engines/run.sh)
@@ -158,8 +159,8 @@ read -r p f < <(grep -E '^[0-9]+ passed, [0-9]+ failed' "$logs/migrations.log" |
 p=${p:-0}; f=${f:-1}
 add "$p" "$f"
 
-section "e2e"
-PORTAL_BIN=./target/debug/portal bash e2e/run.sh 2>&1 | tee "$logs/e2e.log"
+section "e2e: Chromium, in three shards at once, each against a portal of its own (e2e/shards.sh)"
+PORTAL_BIN=./target/debug/portal bash e2e/shards.sh 2>&1 | tee "$logs/e2e.log"
 e2e_rc=${PIPESTATUS[0]}
 p=$(grep -E '^# pass [0-9]+' "$logs/e2e.log" | tail -1 | awk '{ print $3 }')
 f=$(grep -E '^# fail [0-9]+' "$logs/e2e.log" | tail -1 | awk '{ print $3 }')
@@ -199,8 +200,8 @@ p=${p:-0}; f=${f:-0}
 add "$p" "$f"
 
 if [ -n "${DATABASE_URL:-}" ] && [ -n "${REDIS_URL:-}" ]; then
-  section "e2e, split: every service its own process, PostgreSQL and Redis"
-  E2E_TOPOLOGY=split E2E_SKIP_BUILD=1 PORTAL_BIN=./target/debug/portal bash e2e/run.sh 2>&1 | tee "$logs/e2e-split.log"
+  section "e2e, split: every service its own process, PostgreSQL and Redis (two shards, a stack each)"
+  E2E_TOPOLOGY=split E2E_SHARDS=2 E2E_SKIP_BUILD=1 PORTAL_BIN=./target/debug/portal bash e2e/shards.sh 2>&1 | tee "$logs/e2e-split.log"
   e2e_rc=${PIPESTATUS[0]}
   p=$(grep -E '^# pass [0-9]+' "$logs/e2e-split.log" | tail -1 | awk '{ print $3 }')
   f=$(grep -E '^# fail [0-9]+' "$logs/e2e-split.log" | tail -1 | awk '{ print $3 }')

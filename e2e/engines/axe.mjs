@@ -1,6 +1,6 @@
 // axe-core in any engine: its source is evaluated by the driver (WebDriver's execute script,
 // BiDi's script.evaluate, CDP), which the portal's Content-Security-Policy does not govern, then
-// run on the settled page with the same rule tags as tests/a11y.test.mjs.
+// run on the settled page with the same rule tags as tests/a11y.mjs.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 

@@ -121,9 +121,13 @@ test(
       assert.equal(await page.evaluate(() => document.activeElement?.id), 'pf-phone');
       assert.equal(await phone.inputValue(), '0400');
       await page.getByText('Please check the highlighted fields').waitFor();
+      // A reload keeps the unsaved edit in this tab and says so; discarding it shows what is saved.
       await page.reload();
       await page.getByRole('heading', { name: 'Personal details', level: 2 }).waitFor();
-      assert.equal(await page.getByLabel('Mobile phone').inputValue(), before.phone ?? '');
+      await page.getByText("We kept the changes you hadn't saved.").waitFor();
+      assert.equal(await page.getByLabel('Mobile phone').inputValue(), '0400');
+      await page.getByRole('button', { name: 'Discard changes' }).click();
+      await page.waitForFunction((want) => document.getElementById('pf-phone')?.value === want, before.phone ?? '');
       assert.equal((await api(token, 'GET', '/api/profile')).body.phone, before.phone);
 
       // Preference: Arabic, right-to-left at once, without a page load.

@@ -95,10 +95,15 @@ for (const lang of ['en', 'ar']) {
       await inOther.getByRole('button', { name: new RegExp(`^${t.remove}\\s*:`) }).click();
       assert.equal((await removed).status(), 204);
       await inOther.waitFor({ state: 'detached' });
+      // (The page may first draw the lists it kept for offline use: wait for the server's.)
+      const lists = page.waitForResponse(
+        (r) => r.request().method() === 'GET' && /\/api\/connections\/[^/]+\/lists$/.test(new URL(r.url()).pathname),
+      );
       await page.reload();
+      await lists;
       // Nothing left on any list: the page says the wish list is empty rather than list empty lists.
       await page.locator('section.page .card').first().waitFor();
-      assert.equal(await page.getByRole('listitem').filter({ hasText: 'Canvas belt' }).count(), 0);
+      await page.getByRole('listitem').filter({ hasText: 'Canvas belt' }).waitFor({ state: 'detached' });
 
       // My Orders offers it again: the order's link to the removed item is gone.
       const again = await beltLine(page, q);

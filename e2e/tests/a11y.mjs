@@ -383,14 +383,16 @@ async function staffScreens(viewport, lang, label, defaultColours) {
   audit.assertNone();
 }
 
-for (const [viewport, size] of [
-  [PHONE, 'phone'],
-  [DESKTOP, 'desktop'],
-]) {
+/**
+ * The suite for one screen size (`phone`: 390×844, `desktop`: 1280×900), in English and Arabic:
+ * a file per size (a11y-phone.test.mjs, a11y-desktop.test.mjs), so the two can run in parallel.
+ */
+export function axeSuite(size) {
+  const viewport = { phone: PHONE, desktop: DESKTOP }[size];
   for (const lang of ['en', 'ar']) {
     const label = `${size} ${lang}`;
     // The default colours once per language: contrast hardly depends on the width, and it keeps
-    // the whole file near two and a half minutes.
+    // each file near a minute and a half.
     const defaults = viewport === DESKTOP;
     test(`axe: no violations on any member or visitor screen (${label})`, { timeout: 180_000 }, () =>
       memberScreens(viewport, lang, label, defaults),
