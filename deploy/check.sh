@@ -102,6 +102,10 @@ for path in sorted(glob.glob("deploy/observability/rules/*.yaml")):
   if amtool config routes test --config.file="$am" --verify.receivers=pager severity=ticket alertname=Probe > /dev/null 2>&1; then
     bad "amtool's routing test passes a ticket sent to the pager: it checks nothing"
   else ok "a ticket does not page (the routing test can fail)"; fi
+  # The inhibitions, which amtool can't test: a real Alertmanager holds back what it should.
+  if bash deploy/observability/check-inhibitions.sh > "$out/inhibitions.log" 2>&1; then
+    ok "Alertmanager's inhibitions: $(tail -1 "$out/inhibitions.log")"
+  else cat "$out/inhibitions.log"; bad "Alertmanager's inhibitions (deploy/observability/check-inhibitions.sh)"; fi
 else
   bad "amtool is not installed (apt-get install -y prometheus-alertmanager): the alert routing is not checked"
 fi
