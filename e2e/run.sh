@@ -44,7 +44,8 @@ if [ "${E2E_TOPOLOGY:-embedded}" = split ]; then
   : "${DATABASE_URL:?E2E_TOPOLOGY=split needs DATABASE_URL}" "${REDIS_URL:?E2E_TOPOLOGY=split needs REDIS_URL}"
   # The split topology changes what is behind the gateway, not the pages: it runs the journeys
   # that reach every service (sign-in, sessions, email change, profile, privacy, rewards, orders,
-  # the airline, stores, the native wrapper's token swap). The tests of the pages alone (axe,
+  # the airline, stores, the native wrapper's token swap, a canary rolled back by the gateway
+  # through Redis). The tests of the pages alone (axe,
   # keyboard, offline, the prerendered pages, the service worker's update, tabs, embedding, a
   # remote deployed alone) ran against the embedded default; E2E_ONLY still picks any files.
   # (e2e/split.list names them, one a line.)
